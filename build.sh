@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# elicit's two commands, each complete on a fresh Debian 12 machine (as root, or with sudo):
+#   ./build.sh sample   installs what is missing, builds, and prints the sample forms' schemas
+#   ./build.sh test     installs what is missing, then builds and runs the whole test suite
+#                       three times: g++-12 and clang++-14 with warnings as errors, and
+#                       AddressSanitizer + UndefinedBehaviorSanitizer
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+# Debian 12 packages. python3-jsonschema validates the emitted schemas in the tests.
+PACKAGES=(cmake ninja-build g++-12 clang-14 libclang-rt-14-dev libboost1.81-dev
+          nlohmann-json3-dev libfmt-dev catch2 python3 python3-jsonschema)
+JOBS=$(nproc)
+
+phase() { printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+install_missing() {
+  local missing=() p
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    phase "dependencies: all installed"
+    return
+  fi
+  phase "dependencies: installing ${missing[*]}"
+  local sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# configure_and_build NAME [cmake arguments...]
+configure_and_build() {
+  local name=$1
+  shift
+  phase "$name: configure"
+  cmake -S . -B "build/$name" -G Ninja "$@"
+  phase "$name: build"
+  cmake --build "build/$name" -j "$JOBS"
+}
+
+run_tests() {
+  local name=$1
+  phase "$name: test"
+  ctest --test-dir "build/$name" --output-on-failure -j "$JOBS"
+}
+
+sample() {
+  install_missing
+  configure_and_build sample -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++-12 -DELICIT_BUILD_TESTS=OFF
+  phase "sample: the requestedSchema of each sample form"
+  build/sample/samples/print_schemas
+}
+
+test_all() {
+  install_missing
+  configure_and_build gcc -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=g++-12 -DELICIT_WERROR=ON
+  run_tests gcc
+  configure_and_build clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_WERROR=ON
+  run_tests clang
+  # The rules that must not compile and the consumer projects were checked by both compilers
+  # above; the sanitizer build runs everything that executes.
+  configure_and_build sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_WERROR=ON \
+    "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF
+  ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize
+  phase "all test runs passed"
+}
+
+case "${1:-}" in
+  sample) sample ;;
+  test) test_all ;;
+  *)
+    echo "usage: $0 sample|test" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,91 @@
+// The description of one form field, computed at compile time from its C++ type and its
+// annotations. The schema writer and the validator both read this one description, so the
+// schema a client sees and the checks an answer meets cannot disagree.
+#pragma once
+
+#include <elicit/detail/number.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace elicit {
+
+// The JSON type of a field, as a client renders it.
+enum class value_type : unsigned char { boolean, integer, number, string, single_select, multi_select };
+
+// The `format` keyword of a string field.
+enum class format : unsigned char { none, date, date_time, email, uri };
+
+}  // namespace elicit
+
+namespace elicit::detail {
+
+// Which keywords an annotation sets: two annotations that set the same one clash.
+enum slot : unsigned {
+  slot_title = 1u << 0,
+  slot_description = 1u << 1,
+  slot_name = 1u << 2,
+  slot_minimum = 1u << 3,
+  slot_maximum = 1u << 4,
+  slot_min_length = 1u << 5,
+  slot_max_length = 1u << 6,
+  slot_default = 1u << 7,
+  slot_min_items = 1u << 8,
+  slot_max_items = 1u << 9,
+  slot_enum_names = 1u << 10,
+  slot_allow_secret = 1u << 11,
+};
+
+// Which field types an annotation fits.
+enum fits : unsigned {
+  fits_numbers = 1u << 0,
+  fits_strings = 1u << 1,
+  fits_arrays = 1u << 2,
+  fits_single_select = 1u << 3,
+  fits_booleans = 1u << 4,
+  fits_any = 0xFFu,
+};
+
+constexpr unsigned fit_of(value_type t) noexcept {
+  switch (t) {
+    case value_type::integer:
+    case value_type::number: return fits_numbers;
+    case value_type::string: return fits_strings;
+    case value_type::multi_select: return fits_arrays;
+    case value_type::single_select: return fits_single_select;
+    default: return fits_booleans;
+  }
+}
+
+// A default as written in `default_value<...>`.
+struct default_spec {
+  enum class kind_t : unsigned char { none, boolean, number, text };
+  kind_t kind = kind_t::none;
+  bool boolean = false;
+  number num{};
+  std::string_view text{};
+};
+
+struct field_spec {
+  std::string_view member{};  // the C++ member's name
+  std::string_view wire{};    // the property key
+  value_type type = value_type::string;
+  format fmt = format::none;
+  std::string_view title{};
+  std::string_view description{};
+  bool optional = false;
+  std::optional<number> minimum{};
+  std::optional<number> maximum{};
+  std::optional<std::size_t> min_length{};
+  std::optional<std::size_t> max_length{};
+  default_spec def{};
+
+  [[nodiscard]] constexpr bool has_default() const noexcept {
+    return def.kind != default_spec::kind_t::none;
+  }
+  [[nodiscard]] constexpr bool required() const noexcept { return !optional && !has_default(); }
+};
+
+}  // namespace elicit::detail

@@ -1,0 +1,69 @@
+// Compile-time JSON text: sinks that count or store characters, and string escaping.
+//
+// A schema is written twice at compile time: once into a counter, to learn its length, and
+// once into a buffer of exactly that length, which becomes the program's constant.
+#pragma once
+
+#include <elicit/detail/number.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace elicit::detail {
+
+struct length_counter {
+  std::size_t size = 0;
+  constexpr void put(char) noexcept { ++size; }
+  constexpr void put(std::string_view text) noexcept { size += text.size(); }
+};
+
+template <std::size_t N>
+struct text_buffer {
+  std::array<char, N + 1> chars{};  // NUL-terminated, for C APIs
+  std::size_t size = 0;
+  constexpr void put(char c) noexcept { chars[size++] = c; }
+  constexpr void put(std::string_view text) noexcept {
+    for (char c : text) chars[size++] = c;
+  }
+  [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars.data(), N}; }
+};
+
+// A JSON string literal: quotes, backslashes and control characters escaped; the rest (valid
+// UTF-8, checked by the rules) kept as it is.
+template <class Sink>
+constexpr void write_string(Sink& out, std::string_view text) {
+  constexpr char hex[] = "0123456789abcdef";
+  out.put('"');
+  for (char c : text) {
+    switch (c) {
+      case '"': out.put("\\\""); break;
+      case '\\': out.put("\\\\"); break;
+      case '\n': out.put("\\n"); break;
+      case '\r': out.put("\\r"); break;
+      case '\t': out.put("\\t"); break;
+      case '\b': out.put("\\b"); break;
+      case '\f': out.put("\\f"); break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out.put("\\u00");
+          out.put(hex[(c >> 4) & 0xF]);
+          out.put(hex[c & 0xF]);
+        } else {
+          out.put(c);
+        }
+    }
+  }
+  out.put('"');
+}
+
+// `"key":` with the separator before it when it is not the first member of its object.
+template <class Sink>
+constexpr void write_key(Sink& out, std::string_view key, bool& first) {
+  if (!first) out.put(',');
+  first = false;
+  write_string(out, key);
+  out.put(':');
+}
+
+}  // namespace elicit::detail

@@ -1,0 +1,83 @@
+// Reflection of a form: how many members it has, their types, and their names.
+//
+// Counting and access come from Boost.PFR. Member names come from boost::pfr::get_name where
+// the installed Boost has it (BOOST_PFR_CORE_NAME_ENABLED, Boost 1.84 and later); Boost 1.81,
+// the one Debian 12 ships, has none, so the name is read out of the compiler's
+// __PRETTY_FUNCTION__ text for a function templated on a pointer to that member.
+#pragma once
+
+#include <boost/pfr.hpp>
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+namespace elicit::detail {
+
+template <class T>
+inline constexpr std::size_t member_count = boost::pfr::tuple_size_v<T>;
+
+template <class T, std::size_t I>
+using member_type = boost::pfr::tuple_element_t<I, T>;
+
+// The object whose members' addresses name them. It is declared, never defined, and never
+// read: only addresses of its members are formed, in constant expressions. Its name is what
+// a compiler shows when a form is a local type, whose members cannot be named this way.
+template <class T>
+struct reflected {
+  const T value;
+};
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wundefined-var-template"
+#endif
+template <class T>
+extern const reflected<T> elicit_forms_cannot_be_local_types;
+
+// Clang 14 rejects a pointer to a subobject as a template argument unless it is wrapped.
+template <class P>
+struct member_probe {
+  P pointer;
+};
+template <class P>
+member_probe(P) -> member_probe<P>;
+
+// A constant that names member I of T; diagnostics that carry it name the member too.
+template <class T, std::size_t I>
+inline constexpr auto probe_of =
+    member_probe{&boost::pfr::get<I>(elicit_forms_cannot_be_local_types<T>.value)};
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
+// Returns const char*, not std::string_view: GCC would append "std::string_view = ..." to
+// the signature, and the member's name must stay its last identifier.
+template <auto Probe>
+struct signature_of {
+  static constexpr const char* text() noexcept { return __PRETTY_FUNCTION__; }
+};
+
+constexpr bool is_identifier_char(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// The signature ends with the probe, e.g. "...value.Form::street)}]" (GCC) or
+// "...value.street}]" (Clang): the member's name is the last identifier in it.
+constexpr std::string_view last_identifier(std::string_view text) noexcept {
+  std::size_t end = text.size();
+  while (end > 0 && !is_identifier_char(text[end - 1])) --end;
+  std::size_t begin = end;
+  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
+  return text.substr(begin, end - begin);
+}
+
+template <class T, std::size_t I>
+constexpr std::string_view member_name() noexcept {
+#if defined(BOOST_PFR_CORE_NAME_ENABLED) && BOOST_PFR_CORE_NAME_ENABLED
+  return boost::pfr::get_name<I, T>();
+#else
+  return last_identifier(signature_of<probe_of<T, I>>::text());
+#endif
+}
+
+}  // namespace elicit::detail

@@ -1,0 +1,289 @@
+// What a form may not be, and the message for each rule.
+//
+// Every rule is found by a constexpr function that returns the first problem of a member;
+// one static_assert per problem turns it into a diagnostic that says what to do instead.
+// The static_asserts sit in member_rules<Form, I, Probe>, whose last argument names the
+// member, so that the compiler's "in instantiation of" line shows which field is wrong.
+#pragma once
+
+#include <elicit/annotations.hpp>
+#include <elicit/detail/describe.hpp>
+#include <elicit/detail/field_spec.hpp>
+#include <elicit/detail/fixed_string.hpp>
+#include <elicit/detail/reflection.hpp>
+#include <elicit/detail/value_traits.hpp>
+#include <elicit/field.hpp>
+
+#include <bit>
+#include <cstddef>
+#include <ranges>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+namespace elicit::detail {
+
+// The most fields a form may have; the reflection and the diagnostics are built for this many.
+inline constexpr std::size_t max_fields = 100;
+
+enum class problem : unsigned char {
+  none,
+  // the member's type
+  const_member,
+  reference,
+  pointer,
+  character,
+  string_view,
+  variant_or_tuple,
+  nested_optional,
+  optional_of_field,
+  field_in_field,
+  enumeration,
+  container,
+  nested_object,
+  unsupported,
+  // the annotations
+  not_an_annotation,
+  numeric_misfit,
+  length_misfit,
+  repeated_annotation,
+  many_defaults,
+  // the values they give
+  text_not_utf8,
+  empty_name,
+  bound_not_finite,
+  bound_outside_type,
+  min_above_max,
+  min_length_above_max_length,
+  default_type_mismatch,
+  default_not_whole,
+  default_out_of_range,
+  default_out_of_length,
+};
+
+template <class T>
+inline constexpr bool is_string_view = false;
+template <class C, class Tr>
+inline constexpr bool is_string_view<std::basic_string_view<C, Tr>> = true;
+
+template <class T>
+inline constexpr bool is_variant_or_tuple = false;
+template <class... T>
+inline constexpr bool is_variant_or_tuple<std::variant<T...>> = true;
+template <class... T>
+inline constexpr bool is_variant_or_tuple<std::tuple<T...>> = true;
+template <class A, class B>
+inline constexpr bool is_variant_or_tuple<std::pair<A, B>> = true;
+
+template <class V>
+constexpr problem type_problem() {
+  if constexpr (std::is_reference_v<V>) {
+    return problem::reference;
+  } else if constexpr (std::is_const_v<V> || std::is_volatile_v<V>) {
+    return problem::const_member;
+  } else if constexpr (is_optional<V>::value) {
+    using inner = typename V::value_type;
+    if constexpr (is_optional<inner>::value) return problem::nested_optional;
+    else if constexpr (is_field<inner>) return problem::optional_of_field;
+    else return type_problem<inner>();
+  } else if constexpr (is_field<V>) {
+    return problem::field_in_field;
+  } else if constexpr (value_traits<V>::known) {
+    return problem::none;
+  } else if constexpr (std::is_pointer_v<V> || std::is_member_pointer_v<V> || std::is_null_pointer_v<V>) {
+    return problem::pointer;
+  } else if constexpr (character<V>) {
+    return problem::character;
+  } else if constexpr (is_string_view<V>) {
+    return problem::string_view;
+  } else if constexpr (is_variant_or_tuple<V>) {
+    return problem::variant_or_tuple;
+  } else if constexpr (std::is_enum_v<V>) {
+    return problem::enumeration;
+  } else if constexpr (std::ranges::range<V> || std::is_array_v<V>) {
+    return problem::container;
+  } else if constexpr (std::is_class_v<V> || std::is_union_v<V>) {
+    return problem::nested_object;
+  } else {
+    return problem::unsupported;
+  }
+}
+
+template <class A>
+constexpr std::size_t default_count() {
+  if constexpr (requires { A::count; }) return A::count;
+  else return 0;
+}
+
+template <class M>
+struct annotation_rules {
+  static constexpr problem found = problem::none;
+};
+template <class T, class... A>
+struct annotation_rules<field<T, A...>> {
+  static constexpr problem check() {
+    if constexpr (!(is_annotation<A> && ...)) {
+      return problem::not_an_annotation;
+    } else {
+      const unsigned fit = fit_of(value_traits<without_optional_t<T>>::type);
+      const unsigned all_slots = (0u | ... | A::slots);
+      const unsigned slot_count = (0u + ... + static_cast<unsigned>(std::popcount(A::slots)));
+      for (const auto& [fits, slots] : {std::pair{A::fits, A::slots}...}) {
+        if ((fits & fit) != 0) continue;
+        return (slots & (slot_minimum | slot_maximum)) != 0 ? problem::numeric_misfit : problem::length_misfit;
+      }
+      if (static_cast<unsigned>(std::popcount(all_slots)) != slot_count) return problem::repeated_annotation;
+      if (((default_count<A>() > 1) || ...)) return problem::many_defaults;
+      return problem::none;
+    }
+  }
+  static constexpr problem found = check();
+};
+
+constexpr bool within(const number& v, const std::optional<number>& lo, const std::optional<number>& hi) {
+  return (!lo || compare(v, *lo) >= 0) && (!hi || compare(v, *hi) <= 0);
+}
+
+template <class Traits>
+constexpr problem value_problem(const field_spec& s) {
+  using kind = default_spec::kind_t;
+  if (!is_utf8(s.title) || !is_utf8(s.description) || !is_utf8(s.wire)) return problem::text_not_utf8;
+  if (s.wire.empty()) return problem::empty_name;
+  if ((s.minimum && !s.minimum->is_finite()) || (s.maximum && !s.maximum->is_finite()))
+    return problem::bound_not_finite;
+  if constexpr (requires { Traits::type_min; }) {
+    const std::optional<number> lo = Traits::type_min, hi = Traits::type_max;
+    if ((s.minimum && !within(*s.minimum, lo, hi)) || (s.maximum && !within(*s.maximum, lo, hi)))
+      return problem::bound_outside_type;
+  }
+  if (s.minimum && s.maximum && compare(*s.minimum, *s.maximum) > 0) return problem::min_above_max;
+  if (s.min_length && s.max_length && *s.min_length > *s.max_length)
+    return problem::min_length_above_max_length;
+  if (!s.has_default()) return problem::none;
+  const default_spec& d = s.def;
+  switch (s.type) {
+    case value_type::boolean:
+      return d.kind == kind::boolean ? problem::none : problem::default_type_mismatch;
+    case value_type::integer:
+    case value_type::number:
+      if (d.kind != kind::number) return problem::default_type_mismatch;
+      if (!d.num.is_finite()) return problem::bound_not_finite;
+      if (s.type == value_type::integer && !d.num.is_whole()) return problem::default_not_whole;
+      return within(d.num, s.minimum, s.maximum) ? problem::none : problem::default_out_of_range;
+    case value_type::string: {
+      if (d.kind != kind::text) return problem::default_type_mismatch;
+      const std::size_t n = code_points(d.text);
+      if (n == invalid_utf8) return problem::text_not_utf8;
+      const bool fits = (!s.min_length || n >= *s.min_length) && (!s.max_length || n <= *s.max_length);
+      return fits ? problem::none : problem::default_out_of_length;
+    }
+    default: return problem::none;
+  }
+}
+
+template <class Form, std::size_t I>
+constexpr problem member_problem() {
+  using member = member_type<Form, I>;
+  using value = typename field_parts<std::remove_cvref_t<member>>::value;
+  if constexpr (!std::is_same_v<member, std::remove_cvref_t<member>>) {
+    return type_problem<member>();
+  } else if constexpr (type_problem<value>() != problem::none) {
+    return type_problem<value>();
+  } else if constexpr (annotation_rules<member>::found != problem::none) {
+    return annotation_rules<member>::found;
+  } else {
+    return value_problem<value_traits<without_optional_t<value>>>(spec_of<Form, I>);
+  }
+}
+
+template <class Form, std::size_t I, auto Member = probe_of<Form, I>>
+struct member_rules {
+  static constexpr problem found = member_problem<Form, I>();
+  static constexpr bool ok = found == problem::none;
+
+  // clang-format off
+  static_assert(found != problem::const_member, "elicit: a form field cannot be const or volatile: the decoder fills it in; drop the qualifier");
+  static_assert(found != problem::reference, "elicit: a form field cannot be a reference: store the value itself");
+  static_assert(found != problem::pointer, "elicit: a form field cannot be a pointer: store the value itself, or std::optional<T> for a field the user may leave empty");
+  static_assert(found != problem::character, "elicit: a form field cannot be a character type: use std::string for text, or an integer type for a number");
+  static_assert(found != problem::string_view, "elicit: a form field cannot be a std::string_view, which would not own the answer: use std::string");
+  static_assert(found != problem::variant_or_tuple, "elicit: a form field cannot be a std::variant, std::tuple or std::pair: use one field per value, or an enum for a choice");
+  static_assert(found != problem::nested_optional, "elicit: std::optional<std::optional<T>> means nothing more in a form: use std::optional<T>");
+  static_assert(found != problem::optional_of_field, "elicit: write elicit::field<std::optional<T>, ...> instead of std::optional<elicit::field<T, ...>>");
+  static_assert(found != problem::field_in_field, "elicit: an elicit::field cannot hold another elicit::field: list all the annotations in one field");
+  static_assert(found != problem::enumeration, "elicit: enum fields are not supported by this version of elicit: use a std::string field");
+  static_assert(found != problem::container, "elicit: a form field cannot be a container: the protocol has no lists of free values; ask for a fixed set of fields (one bool per choice), or take the list in a tool argument instead");
+  static_assert(found != problem::nested_object, "elicit: a form field cannot be a nested object or class: flatten it into top-level fields, and ask only for the field the others derive from");
+  static_assert(found != problem::unsupported, "elicit: unsupported field type: use bool, an integer type, float, double, std::string, elicit::email, elicit::uri, std::chrono::year_month_day, std::chrono::sys_seconds, or std::optional of one of them");
+  static_assert(found != problem::not_an_annotation, "elicit: every argument of elicit::field after the value type must be an annotation (elicit::title, elicit::range, ...)");
+  static_assert(found != problem::numeric_misfit, "elicit: range, minimum and maximum apply to integer and number fields only: use length, min_length or max_length on a string");
+  static_assert(found != problem::length_misfit, "elicit: length, min_length and max_length apply to string fields only: use range, minimum or maximum on a number");
+  static_assert(found != problem::repeated_annotation, "elicit: the same annotation is given twice (range also sets minimum and maximum; length sets min_length and max_length): keep one");
+  static_assert(found != problem::many_defaults, "elicit: default_value takes exactly one value on this field");
+  static_assert(found != problem::text_not_utf8, "elicit: title, description, name and string defaults must be valid UTF-8");
+  static_assert(found != problem::empty_name, "elicit: elicit::name<\"\"> gives an empty property key: give a non-empty wire name");
+  static_assert(found != problem::bound_not_finite, "elicit: bounds and defaults must be finite numbers (no infinity, no NaN)");
+  static_assert(found != problem::bound_outside_type, "elicit: a minimum or maximum lies outside what the field's C++ type can hold: tighten the bound or widen the type");
+  static_assert(found != problem::min_above_max, "elicit: the minimum is greater than the maximum: swap them");
+  static_assert(found != problem::min_length_above_max_length, "elicit: min_length is greater than max_length: swap them");
+  static_assert(found != problem::default_type_mismatch, "elicit: the default's type does not match the field: a bool field takes true or false, a number field a number, a string field a string literal");
+  static_assert(found != problem::default_not_whole, "elicit: an integer field's default must be a whole number");
+  static_assert(found != problem::default_out_of_range, "elicit: the default lies outside the field's own minimum and maximum (or its C++ type's range): change the default or the range");
+  static_assert(found != problem::default_out_of_length, "elicit: the default's length (in code points) lies outside the field's own min_length and max_length: change the default or the length");
+  // clang-format on
+};
+
+// Two members with the same wire name: the diagnostic names the second one.
+template <class Form, std::size_t I, auto Member = probe_of<Form, I>>
+struct unique_name_rule {
+  static_assert(I == static_cast<std::size_t>(-1),
+                "elicit: two properties of this form have the same wire name: rename one member, "
+                "or give it elicit::name<\"other\">");
+  static constexpr bool ok = false;
+};
+
+template <class Form>
+constexpr std::size_t first_repeated_name() {
+  const auto& specs = form_spec<Form>;
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (specs[i].wire == specs[j].wire) return i;
+  return specs.size();
+}
+
+template <class Form>
+constexpr bool members_ok() {
+  constexpr bool each_ok = []<std::size_t... I>(std::index_sequence<I...>) {
+    return (member_rules<Form, I>::ok && ...);
+  }(std::make_index_sequence<member_count<Form>>{});
+  if constexpr (!each_ok) {
+    return false;
+  } else {
+    constexpr std::size_t repeated = first_repeated_name<Form>();
+    if constexpr (repeated != member_count<Form>) return unique_name_rule<Form, repeated>::ok;
+    else return true;
+  }
+}
+
+template <class Form>
+struct form_rules {
+  using T = std::remove_cv_t<Form>;
+  static constexpr bool aggregate = std::is_class_v<T> && std::is_aggregate_v<T> && !std::is_polymorphic_v<T>;
+  static_assert(aggregate, "elicit: a form must be an aggregate struct: no constructors, no virtual functions, no private members, no base classes");
+
+  static constexpr std::size_t count = [] {
+    if constexpr (aggregate) return member_count<T>;
+    else return std::size_t{1};
+  }();
+  static_assert(count > 0, "elicit: a form needs at least one field");
+  static_assert(count <= max_fields, "elicit: a form has at most 100 fields; a question that large belongs in configuration, not in a form");
+
+  static constexpr bool ok = [] {
+    if constexpr (aggregate && count > 0 && count <= max_fields) return members_ok<T>();
+    else return false;
+  }();
+};
+
+}  // namespace elicit::detail

@@ -1,0 +1,7 @@
+// elicit: MCP elicitation forms as C++ structs. The umbrella header.
+#pragma once
+
+#include <elicit/annotations.hpp>
+#include <elicit/field.hpp>
+#include <elicit/formats.hpp>
+#include <elicit/schema.hpp>

@@ -1,0 +1,97 @@
+// elicit::field<T, A...>: a member of a form with annotations, that reads like its value.
+//
+//   struct Signup {
+//     elicit::field<std::string, elicit::title<"Name">, elicit::length<1, 80>> name;
+//     elicit::field<int, elicit::range<18, 130>, elicit::default_value<30>> age;
+//   };
+//   Signup s;            // s.age == 30: a field starts from its default
+//   int years = s.age;   // reads as const int&; also *s.age, s.age.value, s.name->size()
+//   s.age = 42;
+#pragma once
+
+#include <elicit/annotations.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace elicit {
+
+namespace detail {
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+
+// The value a field starts from: its default when it has one of a type that takes it as is.
+template <class T, class... A>
+constexpr T initial_value() {
+  field_spec spec;
+  apply_annotations<A...>(spec);
+  using value = typename std::conditional_t<is_optional<T>::value, T, std::optional<T>>::value_type;
+  if constexpr (std::is_same_v<value, bool>) {
+    if (spec.def.kind == default_spec::kind_t::boolean) return T(spec.def.boolean);
+  } else if constexpr (std::is_arithmetic_v<value>) {
+    if (spec.def.kind == default_spec::kind_t::number) {
+      const number& n = spec.def.num;
+      if (n.kind == number::kind_t::signed_int) return T(static_cast<value>(n.i));
+      if (n.kind == number::kind_t::unsigned_int) return T(static_cast<value>(n.u));
+      return T(static_cast<value>(n.as_double()));
+    }
+  } else if constexpr (std::is_constructible_v<value, std::string_view>) {
+    if (spec.def.kind == default_spec::kind_t::text) return T(value(spec.def.text));
+  }
+  return T{};
+}
+}  // namespace detail
+
+template <class T, class... A>
+class field {
+ public:
+  using value_type = T;
+
+  T value = detail::initial_value<T, A...>();
+
+  field() = default;
+  field(const T& v) : value(v) {}             // NOLINT: a field reads like its value
+  field(T&& v) noexcept : value(std::move(v)) {}  // NOLINT
+
+  field& operator=(const T& v) {
+    value = v;
+    return *this;
+  }
+  field& operator=(T&& v) noexcept {
+    value = std::move(v);
+    return *this;
+  }
+
+  operator const T&() const noexcept { return value; }  // NOLINT
+  const T& operator*() const noexcept { return value; }
+  T& operator*() noexcept { return value; }
+  const T* operator->() const noexcept { return &value; }
+  T* operator->() noexcept { return &value; }
+
+  friend bool operator==(const field& a, const field& b) { return a.value == b.value; }
+  friend bool operator==(const field& a, const T& b) { return a.value == b; }
+};
+
+namespace detail {
+template <class M>
+struct field_parts {  // a plain member: no annotations
+  using value = M;
+  static constexpr bool annotated = false;
+  static constexpr void apply(field_spec&) noexcept {}
+};
+template <class T, class... A>
+struct field_parts<field<T, A...>> {
+  using value = T;
+  static constexpr bool annotated = true;
+  static constexpr void apply(field_spec& s) noexcept { apply_annotations<A...>(s); }
+};
+template <class M>
+inline constexpr bool is_field = field_parts<M>::annotated;
+}  // namespace detail
+
+}  // namespace elicit

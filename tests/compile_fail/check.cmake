@@ -1,0 +1,41 @@
+# Runs one compile-fail case: the source must fail to compile, and the compiler's output must
+# contain every `// expect: TEXT` line of the source (plain text, not a pattern) and, for
+# `// member: NAME`, the member's name as the compilers print it in the failing instantiation
+# (GCC: "Form::NAME)", Clang: ".NAME}"). The same source compiled with -DELICIT_CONTROL (the
+# form written correctly) must compile: so the failure comes from the rule under test.
+#
+# cmake -DCXX=... -DSOURCE=... -DINCLUDES="a;b" -P check.cmake
+set(flags -std=c++20 -fsyntax-only)
+foreach(dir IN LISTS INCLUDES)
+  list(APPEND flags -I${dir})
+endforeach()
+
+execute_process(COMMAND ${CXX} ${flags} -DELICIT_CONTROL ${SOURCE}
+                RESULT_VARIABLE control_rc OUTPUT_VARIABLE control_out ERROR_VARIABLE control_out)
+if(NOT control_rc EQUAL 0)
+  message(FATAL_ERROR "the control (the form written correctly) does not compile:\n${control_out}")
+endif()
+
+execute_process(COMMAND ${CXX} ${flags} ${SOURCE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "${SOURCE} compiled, but it must not")
+endif()
+
+file(STRINGS ${SOURCE} expectations REGEX "^// (expect|member): ")
+if(NOT expectations)
+  message(FATAL_ERROR "${SOURCE} has no // expect: line")
+endif()
+foreach(line IN LISTS expectations)
+  if(line MATCHES "^// expect: (.*)$")
+    string(FIND "${out}" "${CMAKE_MATCH_1}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "expected \"${CMAKE_MATCH_1}\" in the diagnostic of ${SOURCE}:\n${out}")
+    endif()
+  elseif(line MATCHES "^// member: (.*)$")
+    if(NOT out MATCHES "(::|\\.)${CMAKE_MATCH_1}[)}]")
+      message(FATAL_ERROR "the diagnostic of ${SOURCE} does not name member ${CMAKE_MATCH_1}:\n${out}")
+    endif()
+  endif()
+endforeach()
+message(STATUS "${SOURCE}: rejected as expected")

@@ -1,0 +1,12 @@
+// expect: the default's type does not match the field
+// member: guests
+#include <elicit/elicit.hpp>
+
+struct Form {
+#ifdef ELICIT_CONTROL
+  elicit::field<int, elicit::default_value<2>> guests;
+#else
+  elicit::field<int, elicit::default_value<"two">> guests;
+#endif
+};
+constexpr auto schema = elicit::schema_json<Form>;

@@ -1,0 +1,12 @@
+// expect: gives an empty property key
+// member: city
+#include <elicit/elicit.hpp>
+
+struct Form {
+#ifdef ELICIT_CONTROL
+  elicit::field<std::string, elicit::name<"town">> city;
+#else
+  elicit::field<std::string, elicit::name<"">> city;
+#endif
+};
+constexpr auto schema = elicit::schema_json<Form>;

@@ -1,0 +1,12 @@
+// expect: a form must be an aggregate struct
+// expect: Booking
+#include <elicit/elicit.hpp>
+
+struct Booking {
+#ifndef ELICIT_CONTROL
+  Booking() = default;
+  explicit Booking(int n) : guests(n) {}
+#endif
+  int guests;
+};
+constexpr auto schema = elicit::schema_json<Booking>;

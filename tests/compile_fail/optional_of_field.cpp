@@ -1,0 +1,12 @@
+// expect: write elicit::field<std::optional<T>, ...> instead
+// member: nickname
+#include <elicit/elicit.hpp>
+
+struct Form {
+#ifdef ELICIT_CONTROL
+  elicit::field<std::optional<std::string>, elicit::title<"Nickname">> nickname;
+#else
+  std::optional<elicit::field<std::string, elicit::title<"Nickname">>> nickname;
+#endif
+};
+constexpr auto schema = elicit::schema_json<Form>;

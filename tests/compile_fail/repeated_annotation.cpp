@@ -1,0 +1,12 @@
+// expect: the same annotation is given twice
+// member: city
+#include <elicit/elicit.hpp>
+
+struct Form {
+#ifdef ELICIT_CONTROL
+  elicit::field<std::string, elicit::title<"City">> city;
+#else
+  elicit::field<std::string, elicit::title<"City">, elicit::title<"Town">> city;
+#endif
+};
+constexpr auto schema = elicit::schema_json<Form>;

@@ -1,0 +1,12 @@
+// expect: a form field cannot be a std::string_view, which would not own the answer
+// member: city
+#include <elicit/elicit.hpp>
+
+struct Form {
+#ifdef ELICIT_CONTROL
+  std::string city;
+#else
+  std::string_view city;
+#endif
+};
+constexpr auto schema = elicit::schema_json<Form>;

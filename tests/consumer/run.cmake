@@ -1,0 +1,32 @@
+# Builds tests/consumer/app against elicit, as a user would, and checks what it prints.
+#   MODE=install: installs the build tree into a fresh prefix and uses find_package(elicit).
+#   MODE=add_subdirectory: adds the source tree with add_subdirectory().
+set(work ${WORK_DIR}/${MODE})
+file(REMOVE_RECURSE ${work})
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed: ${ARGN}\n${out}")
+  endif()
+  set(output "${out}" PARENT_SCOPE)
+endfunction()
+
+set(configure ${CMAKE_COMMAND} -S ${APP_DIR} -B ${work}/build -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX})
+if(MODE STREQUAL "install")
+  run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${work}/prefix)
+  if(NOT EXISTS ${work}/prefix/share/cmake/elicit/elicit-config-version.cmake)
+    message(FATAL_ERROR "the package has no version file")
+  endif()
+  run(${configure} -DCMAKE_PREFIX_PATH=${work}/prefix)
+else()
+  run(${configure} -DELICIT_SOURCE_DIR=${SOURCE_DIR})
+endif()
+run(${CMAKE_COMMAND} --build ${work}/build)
+run(${work}/build/consumer)
+set(expected [[{"type":"object","properties":{"guests":{"type":"integer","title":"Guests","minimum":1,"maximum":12},"notes":{"type":"string"}},"required":["guests"]}]])
+string(STRIP "${output}" output)
+if(NOT output STREQUAL expected)
+  message(FATAL_ERROR "the consumer printed\n${output}\ninstead of\n${expected}")
+endif()
+message(STATUS "consumer (${MODE}) built and printed the expected schema")

@@ -1,0 +1,86 @@
+// Forms used across the tests: every field type and every annotation at least once, and the
+// spec's own examples written as C++. emit_schemas.cpp validates all of them against the spec.
+#pragma once
+
+#include <elicit/elicit.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace forms {
+
+using namespace elicit;
+
+// ---- One of each plain type ---------------------------------------------------------------
+struct Plain {
+  bool flag;
+  int count;
+  std::int64_t big;
+  double ratio;
+  float weight;
+  std::string text;
+  std::chrono::year_month_day day;
+  std::chrono::sys_seconds moment;
+  email mail;
+  uri link;
+};
+
+struct Narrow {
+  std::int8_t i8;
+  std::uint8_t u8;
+  std::int16_t i16;
+  std::uint16_t u16;
+  std::int32_t i32;
+  std::uint32_t u32;
+  std::uint64_t u64;
+};
+
+struct Optionals {
+  std::optional<bool> maybe_flag;
+  std::optional<int> maybe_count;
+  std::optional<std::string> maybe_text;
+  std::optional<std::chrono::year_month_day> maybe_day;
+  std::string always;
+};
+
+// ---- Annotations ----------------------------------------------------------------------------
+struct Annotated {
+  field<std::string, title<"Full name">, description<"As on your passport">, length<1, 80>> name;
+  field<int, range<18, 130>, default_value<30>> age;
+  field<double, minimum<0.5>, maximum<99.5>, default_value<95.5>> score;
+  field<std::string, elicit::name<"post-code">, min_length<5>, max_length<8>> postcode;
+  field<bool, default_value<true>> subscribe;
+  field<std::uint8_t, maximum<10>> rating;
+  field<std::optional<double>, minimum<-1e300>, maximum<1e-7>> tiny;
+  field<email, default_value<"user@example.com">> contact;
+  field<std::string, title<"Café \"Zoë\"">, description<"Line one\nline\ttwo \\ end">, max_length<8>,
+        default_value<"ÀÉÎÕÜàéî">>
+      unicode;
+};
+
+// ---- The spec's own examples (../shared/mcp-spec/2026-07-28/examples) ----------------------
+struct SpecString {
+  field<email, title<"Display Name">, description<"Description text">, length<3, 50>,
+        default_value<"user@example.com">>
+      value;
+};
+struct SpecNumber {
+  field<double, title<"Display Name">, description<"Description text">, range<0, 100>,
+        default_value<50>>
+      value;
+};
+struct SpecBoolean {
+  field<bool, title<"Display Name">, description<"Description text">, default_value<false>> value;
+};
+struct SpecMultipleFields {  // ElicitRequestFormParams/elicit-multiple-fields.json
+  field<std::string, description<"Your full name">> name;
+  field<elicit::email, description<"Your email address">> email;
+  field<std::optional<double>, minimum<18>, description<"Your age">> age;
+};
+struct SpecSingleField {  // ElicitRequestFormParams/elicit-single-field.json
+  std::string name;
+};
+
+}  // namespace forms

@@ -1,0 +1,52 @@
+// elicit::field reads like its value; members are named by reflection.
+#include "forms.hpp"
+
+#include <elicit/detail/reflection.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+TEST_CASE("a field reads like its value") {
+  elicit::field<std::string, elicit::title<"Name">> name{std::string("Ada")};
+  const std::string& ref = name;  // implicit conversion
+  CHECK(ref == "Ada");
+  CHECK(*name == "Ada");
+  CHECK(name->size() == 3);
+  CHECK(name.value == "Ada");
+  CHECK(name == std::string("Ada"));
+  name = std::string("Grace");
+  CHECK(name.value == "Grace");
+  name = "Hopper";  // assignment from anything T takes
+  CHECK(*name == "Hopper");
+  *name += "!";
+  CHECK(name.value == "Hopper!");
+
+  elicit::field<std::string, elicit::title<"Name">> same{std::string("Hopper!")};
+  CHECK(name == same);
+}
+
+TEST_CASE("a field starts from its default") {
+  forms::Annotated a;
+  CHECK(*a.age == 30);
+  CHECK(*a.score == 95.5);
+  CHECK(*a.subscribe == true);
+  CHECK(a.contact->str() == "user@example.com");  // email is built from its text
+  CHECK(a.name->empty());
+  CHECK_FALSE(a.tiny->has_value());
+}
+
+TEST_CASE("member names come from reflection") {
+  using elicit::detail::member_name;
+  STATIC_REQUIRE(member_name<forms::Plain, 0>() == "flag");
+  STATIC_REQUIRE(member_name<forms::Plain, 9>() == "link");
+  STATIC_REQUIRE(member_name<forms::Annotated, 3>() == "postcode");
+  STATIC_REQUIRE(member_name<forms::Narrow, 6>() == "u64");
+}
+
+TEST_CASE("last_identifier reads the member out of both compilers' signatures") {
+  using elicit::detail::last_identifier;
+  CHECK(last_identifier("[with auto P = member_probe<const int*>{(& x<F>.reflected<F>::value.F::street_2)}]") ==
+        "street_2");
+  CHECK(last_identifier("[Probe = {&elicit_forms_cannot_be_local_types.value.city}]") == "city");
+}
