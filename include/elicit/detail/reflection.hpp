@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 namespace elicit::detail {
 
@@ -42,10 +43,19 @@ struct member_probe {
 template <class P>
 member_probe(P) -> member_probe<P>;
 
+// Boost.PFR reports a reference member by the type it refers to, and cannot form any member's
+// address in a form that has one. Such a form is copy-assignable in none of its members'
+// types' fault: that is how it is told apart (a const member is reported by its own rule).
+template <class T>
+inline constexpr bool has_reference_member = []<std::size_t... I>(std::index_sequence<I...>) {
+  return !std::is_copy_assignable_v<T> &&
+         ((std::is_copy_assignable_v<boost::pfr::tuple_element_t<I, T>> &&
+           !std::is_const_v<boost::pfr::tuple_element_t<I, T>>) && ...);
+}(std::make_index_sequence<member_count<T>>{});
+
 // A constant that names member I of T; diagnostics that carry it name the member too.
 template <class T, std::size_t I>
-inline constexpr auto probe_of =
-    member_probe{&boost::pfr::get<I>(elicit_forms_cannot_be_local_types<T>.value)};
+inline constexpr auto probe_of = member_probe{&boost::pfr::get<I>(elicit_forms_cannot_be_local_types<T>.value)};
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -32,7 +32,6 @@ enum class problem : unsigned char {
   none,
   // the member's type
   const_member,
-  reference,
   pointer,
   character,
   string_view,
@@ -79,9 +78,7 @@ inline constexpr bool is_variant_or_tuple<std::pair<A, B>> = true;
 
 template <class V>
 constexpr problem type_problem() {
-  if constexpr (std::is_reference_v<V>) {
-    return problem::reference;
-  } else if constexpr (std::is_const_v<V> || std::is_volatile_v<V>) {
+  if constexpr (std::is_const_v<V> || std::is_volatile_v<V>) {
     return problem::const_member;
   } else if constexpr (is_optional<V>::value) {
     using inner = typename V::value_type;
@@ -186,8 +183,8 @@ constexpr problem value_problem(const field_spec& s) {
 template <class Form, std::size_t I>
 constexpr problem member_problem() {
   using member = member_type<Form, I>;
-  using value = typename field_parts<std::remove_cvref_t<member>>::value;
-  if constexpr (!std::is_same_v<member, std::remove_cvref_t<member>>) {
+  using value = typename field_parts<std::remove_cv_t<member>>::value;
+  if constexpr (!std::is_same_v<member, std::remove_cv_t<member>>) {
     return type_problem<member>();
   } else if constexpr (type_problem<value>() != problem::none) {
     return type_problem<value>();
@@ -205,7 +202,6 @@ struct member_rules {
 
   // clang-format off
   static_assert(found != problem::const_member, "elicit: a form field cannot be const or volatile: the decoder fills it in; drop the qualifier");
-  static_assert(found != problem::reference, "elicit: a form field cannot be a reference: store the value itself");
   static_assert(found != problem::pointer, "elicit: a form field cannot be a pointer: store the value itself, or std::optional<T> for a field the user may leave empty");
   static_assert(found != problem::character, "elicit: a form field cannot be a character type: use std::string for text, or an integer type for a number");
   static_assert(found != problem::string_view, "elicit: a form field cannot be a std::string_view, which would not own the answer: use std::string");
@@ -280,8 +276,14 @@ struct form_rules {
   static_assert(count > 0, "elicit: a form needs at least one field");
   static_assert(count <= max_fields, "elicit: a form has at most 100 fields; a question that large belongs in configuration, not in a form");
 
+  static constexpr bool references = [] {
+    if constexpr (aggregate && count > 0 && count <= max_fields) return has_reference_member<T>;
+    else return false;
+  }();
+  static_assert(!references, "elicit: a form cannot have a reference member: store the value itself");
+
   static constexpr bool ok = [] {
-    if constexpr (aggregate && count > 0 && count <= max_fields) return members_ok<T>();
+    if constexpr (aggregate && count > 0 && count <= max_fields && !references) return members_ok<T>();
     else return false;
   }();
 };
