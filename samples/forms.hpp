@@ -3,33 +3,42 @@
 
 #include <elicit/elicit.hpp>
 
+#include <array>
+#include <chrono>
 #include <optional>
 #include <string>
 
 namespace shipping {
 
-// Where a shipment goes. One flat object: the country is asked as a code, and the name of the
-// country is derived from it on the server, never asked for as well.
+// The countries the carrier serves. The code is what the user picks and what comes back; the
+// country's name is derived from it, so it is a label (a title), never a second question.
+enum class Country { GB, IE, FR, DE, NL };
+constexpr auto elicit_options(Country) {
+  return std::array{elicit::option{Country::GB, "United Kingdom"}, elicit::option{Country::IE, "Ireland"},
+                    elicit::option{Country::FR, "France"}, elicit::option{Country::DE, "Germany"},
+                    elicit::option{Country::NL, "Netherlands"}};
+}
+
+// Where a shipment goes: one flat object, no nested country.
 struct DeliveryAddress {
   elicit::field<std::string, elicit::title<"Street address">, elicit::max_length<120>> street;
   elicit::field<std::string, elicit::title<"City">, elicit::max_length<60>> city;
-  elicit::field<std::string, elicit::title<"Postcode">,
-                elicit::description<"UK format, e.g. SW1A 1AA">, elicit::length<5, 8>>
+  elicit::field<std::string, elicit::title<"Postcode">, elicit::description<"UK format, e.g. SW1A 1AA">,
+                elicit::length<5, 8>>
       postcode;
-  elicit::field<std::string, elicit::title<"Country">, elicit::description<"ISO 3166 code, e.g. GB">,
-                elicit::length<2, 2>, elicit::name<"country_code">>
-      country;
+  elicit::field<Country, elicit::title<"Country">> country_code;
 };
 
 // How it travels. The insured value is optional: left blank, the default cover applies.
 struct ShipmentOptions {
-  elicit::field<std::optional<int>, elicit::title<"Insured value (GBP)">, elicit::range<0, 5000>,
+  Country country_code;
+  elicit::field<std::optional<int>, elicit::range<0, 5000>,
                 elicit::description<"Leave blank for the default cover of £50.">>
       insured_value_gbp;
-  elicit::field<bool, elicit::title<"Signature required">, elicit::default_value<false>> signature_required;
+  elicit::field<bool, elicit::default_value<false>> signature_required;
 };
 
-// Who to tell when it arrives.
+// Who to tell when it arrives, and from when.
 struct Contact {
   elicit::field<std::string, elicit::title<"Name">, elicit::length<1, 80>> name;
   elicit::field<elicit::email, elicit::title<"E-mail">, elicit::description<"Where the tracking link goes">>

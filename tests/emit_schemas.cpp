@@ -25,8 +25,10 @@ void emit(std::string_view names) {
 
 int main() {
   emit<forms::Plain, forms::Narrow, forms::Optionals, forms::Annotated, forms::SpecString, forms::SpecNumber,
-       forms::SpecBoolean, forms::SpecMultipleFields, forms::SpecSingleField, shipping::DeliveryAddress,
-       shipping::ShipmentOptions, shipping::Contact>(
+       forms::SpecBoolean, forms::SpecMultipleFields, forms::SpecSingleField, forms::Choices,
+       forms::SpecUntitledSingle, forms::SpecTitledSingle, forms::SpecUntitledMulti, forms::SpecTitledMulti,
+       forms::Legacy, shipping::DeliveryAddress, shipping::ShipmentOptions, shipping::Contact>(
       "Plain, Narrow, Optionals, Annotated, SpecString, SpecNumber, SpecBoolean, SpecMultipleFields, "
-      "SpecSingleField, DeliveryAddress, ShipmentOptions, Contact");
+      "SpecSingleField, Choices, SpecUntitledSingle, SpecTitledSingle, SpecUntitledMulti, SpecTitledMulti, "
+      "Legacy, DeliveryAddress, ShipmentOptions, Contact");
 }

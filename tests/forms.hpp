@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace forms {
 
@@ -82,5 +84,67 @@ struct SpecMultipleFields {  // ElicitRequestFormParams/elicit-multiple-fields.j
 struct SpecSingleField {  // ElicitRequestFormParams/elicit-single-field.json
   std::string name;
 };
+
+// ---- Enums ------------------------------------------------------------------------------------
+enum class ColorName { Red, Green, Blue };  // untitled: the enumerators are the values
+
+enum class Color { red, green, blue };  // titled, with wire values of its own
+constexpr auto elicit_options(Color) {
+  return std::array{option{Color::red, "#FF0000", "Red"}, option{Color::green, "#00FF00", "Green"},
+                    option{Color::blue, "#0000FF", "Blue"}};
+}
+
+enum Size : unsigned char { small = 1, medium = 5, large = 9 };  // unscoped, fixed type
+
+enum class Priority { low = -1, normal = 0, high = 1, urgent = 2 };
+constexpr auto elicit_options(Priority) {  // a subset, in an order of its own; one untitled
+  return std::array{option{Priority::urgent, "Urgent!"}, option{Priority::high, "High"}, option{Priority::normal}};
+}
+
+enum class Code : long { alpha = 100000, beta = -100000 };  // outside the reflected range
+constexpr auto elicit_options(Code) {
+  return std::array{option{Code::alpha, "A", "Alpha"}, option{Code::beta, "B", "Beta"}};
+}
+
+struct Choices {
+  ColorName plain;
+  Color titled;
+  Size size;
+  field<Priority, default_value<Priority::high>> priority;
+  Code code;
+  std::optional<ColorName> maybe;
+  std::vector<ColorName> many;
+  field<std::set<Color>, min_items<1>, default_value<Color::blue>> some;
+  field<std::vector<Priority>, max_items<2>> few;
+};
+
+// The spec's enum examples.
+struct SpecUntitledSingle {
+  field<ColorName, title<"Color Selection">, description<"Choose your favorite color">,
+        default_value<ColorName::Red>>
+      value;
+};
+struct SpecTitledSingle {
+  field<Color, title<"Color Selection">, description<"Choose your favorite color">, default_value<Color::red>>
+      value;
+};
+struct SpecUntitledMulti {
+  field<std::vector<ColorName>, title<"Color Selection">, description<"Choose your favorite colors">,
+        items<1, 2>, default_value<ColorName::Red, ColorName::Green>>
+      value;
+};
+struct SpecTitledMulti {
+  field<std::vector<Color>, title<"Color Selection">, description<"Choose your favorite colors">,
+        items<1, 2>, default_value<Color::red, Color::green>>
+      value;
+};
+
+// The deprecated enumNames shape: using it warns, which this test form silences on purpose.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+struct Legacy {
+  field<Color, title<"Color">, legacy_enum_names, default_value<Color::green>> value;
+};
+#pragma GCC diagnostic pop
 
 }  // namespace forms

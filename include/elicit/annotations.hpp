@@ -8,11 +8,14 @@
 // detail/rules.hpp, beside one message each.
 #pragma once
 
+#include <elicit/detail/enum_reflection.hpp>
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/number.hpp>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace elicit {
@@ -20,12 +23,14 @@ namespace elicit {
 namespace detail {
 struct annotation_base {};
 
-// One value of `default_value<...>`: a bool, an integer, a floating value or a string literal.
+// One value of `default_value<...>`: a bool, an integer, a floating value, a string literal
+// or an enumerator.
 template <std::size_t N>
 struct value_arg {
   default_spec::kind_t kind = default_spec::kind_t::none;
   bool boolean = false;
   number num{};
+  std::uint64_t enum_type = 0;
   char chars[N == 0 ? 1 : N]{};
 
   constexpr value_arg(bool b) noexcept : kind(default_spec::kind_t::boolean), boolean(b) {}  // NOLINT
@@ -38,9 +43,18 @@ struct value_arg {
   constexpr value_arg(const char (&text)[M]) noexcept : kind(default_spec::kind_t::text) {  // NOLINT
     for (std::size_t i = 0; i < M; ++i) chars[i] = text[i];
   }
+  template <class E>
+    requires std::is_enum_v<E>
+  constexpr value_arg(E e) noexcept  // NOLINT
+      : kind(default_spec::kind_t::enumerators), num(underlying(e)), enum_type(type_id<E>) {}
 
   [[nodiscard]] constexpr default_spec spec() const noexcept {
-    return {kind, boolean, num, kind == default_spec::kind_t::text ? std::string_view{chars, N - 1} : std::string_view{}};
+    default_spec d;
+    d.kind = kind;
+    d.boolean = boolean;
+    d.num = num;
+    if (kind == default_spec::kind_t::text) d.text = std::string_view{chars, N - 1};
+    return d;
   }
 };
 value_arg(bool) -> value_arg<0>;
@@ -50,6 +64,9 @@ template <std::floating_point T>
 value_arg(T) -> value_arg<0>;
 template <std::size_t M>
 value_arg(const char (&)[M]) -> value_arg<M>;
+template <class E>
+  requires std::is_enum_v<E>
+value_arg(E) -> value_arg<0>;
 }  // namespace detail
 
 // The label a client shows for the field.
@@ -127,15 +144,66 @@ struct max_length : detail::annotation_base {
 };
 
 // The pre-filled answer. A field with a default is not required: when the answer leaves it
-// out, the default is what the server gets.
+// out, the default is what the server gets. One value, or for a multi-select the enumerators
+// selected at first: `default_value<Color::red, Color::blue>`.
 template <detail::value_arg... Values>
 struct default_value : detail::annotation_base {
+  static_assert(sizeof...(Values) > 0, "elicit: default_value needs a value");
   static constexpr unsigned slots = detail::slot_default;
   static constexpr unsigned fits = detail::fits_any;
   static constexpr std::size_t count = sizeof...(Values);
+  static constexpr std::array<std::int64_t, count> enumerators{Values.num.i...};
+  static constexpr std::array<std::uint64_t, count> enum_types{Values.enum_type...};
+  static constexpr bool all_enumerators = ((Values.kind == detail::default_spec::kind_t::enumerators) && ...);
   static constexpr void apply(detail::field_spec& s) noexcept {
-    if constexpr (count == 1) s.def = (Values.spec(), ...);
+    if constexpr (count == 1 && !all_enumerators) {
+      s.def = (Values.spec(), ...);
+    } else if constexpr (all_enumerators) {
+      s.def.kind = detail::default_spec::kind_t::enumerators;
+      s.def.enumerators = enumerators.data();
+      s.def.enumerator_count = count;
+      s.def.enum_type = enum_types[0];
+      for (std::uint64_t t : enum_types) s.def.enum_type = t == enum_types[0] ? s.def.enum_type : 0;
+    } else {
+      s.def.kind = detail::default_spec::kind_t::mixed;  // rejected by the rules
+    }
   }
+};
+
+// `minItems` and `maxItems` of a multi-select: how many choices the user must pick.
+template <std::size_t Min, std::size_t Max>
+struct items : detail::annotation_base {
+  static constexpr unsigned slots = detail::slot_min_items | detail::slot_max_items;
+  static constexpr unsigned fits = detail::fits_arrays;
+  static constexpr void apply(detail::field_spec& s) noexcept {
+    s.min_items = Min;
+    s.max_items = Max;
+  }
+};
+
+template <std::size_t Min>
+struct min_items : detail::annotation_base {
+  static constexpr unsigned slots = detail::slot_min_items;
+  static constexpr unsigned fits = detail::fits_arrays;
+  static constexpr void apply(detail::field_spec& s) noexcept { s.min_items = Min; }
+};
+
+template <std::size_t Max>
+struct max_items : detail::annotation_base {
+  static constexpr unsigned slots = detail::slot_max_items;
+  static constexpr unsigned fits = detail::fits_arrays;
+  static constexpr void apply(detail::field_spec& s) noexcept { s.max_items = Max; }
+};
+
+// The deprecated `enum` + `enumNames` shape of a titled single-select, for clients that know
+// no other. The spec deprecates it and will remove it.
+struct [[deprecated(
+    "elicit::legacy_enum_names gives the deprecated enum + enumNames shape: give the options titles "
+    "(elicit_options) and drop this annotation to get the titled oneOf shape instead")]] legacy_enum_names
+    : detail::annotation_base {
+  static constexpr unsigned slots = detail::slot_enum_names;
+  static constexpr unsigned fits = detail::fits_single_select;
+  static constexpr void apply(detail::field_spec& s) noexcept { s.legacy_names = true; }
 };
 
 template <class A>

@@ -4,4 +4,5 @@
 #include <elicit/annotations.hpp>
 #include <elicit/field.hpp>
 #include <elicit/formats.hpp>
+#include <elicit/enums.hpp>
 #include <elicit/schema.hpp>

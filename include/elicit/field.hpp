@@ -42,6 +42,19 @@ constexpr T initial_value() {
     }
   } else if constexpr (std::is_constructible_v<value, std::string_view>) {
     if (spec.def.kind == default_spec::kind_t::text) return T(value(spec.def.text));
+  } else if constexpr (std::is_enum_v<value>) {
+    if (spec.def.kind == default_spec::kind_t::enumerators && spec.def.enumerator_count == 1)
+      return T(static_cast<value>(spec.def.enumerators[0]));
+  } else if constexpr (requires { typename value::key_type; } || requires { typename value::allocator_type; }) {
+    using E = typename value::value_type;  // a multi-select: std::vector<E> or std::set<E>
+    if constexpr (std::is_enum_v<E>) {
+      if (spec.def.kind == default_spec::kind_t::enumerators) {
+        value selected;
+        for (std::size_t i = 0; i < spec.def.enumerator_count; ++i)
+          selected.insert(selected.end(), static_cast<E>(spec.def.enumerators[i]));
+        return T(std::move(selected));
+      }
+    }
   }
   return T{};
 }

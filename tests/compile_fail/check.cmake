@@ -1,13 +1,20 @@
 # Runs one compile-fail case: the source must fail to compile, and the compiler's output must
 # contain every `// expect: TEXT` line of the source (plain text, not a pattern) and, for
 # `// member: NAME`, the member's name as the compilers print it in the failing instantiation
-# (GCC: "Form::NAME)", Clang: ".NAME}"). The same source compiled with -DELICIT_CONTROL (the
+# (GCC: "Form::NAME)", Clang: ".NAME}"). `// flags: ...` adds compiler flags. The same source compiled with -DELICIT_CONTROL (the
 # form written correctly) must compile: so the failure comes from the rule under test.
 #
 # cmake -DCXX=... -DSOURCE=... -DINCLUDES="a;b" -P check.cmake
 set(flags -std=c++20 -fsyntax-only)
 foreach(dir IN LISTS INCLUDES)
   list(APPEND flags -I${dir})
+endforeach()
+# `// flags: ...` adds compiler flags to both runs, e.g. to make a warning an error.
+file(STRINGS ${SOURCE} extra_flags REGEX "^// flags: ")
+foreach(line IN LISTS extra_flags)
+  string(REGEX REPLACE "^// flags: " "" line "${line}")
+  separate_arguments(line)
+  list(APPEND flags ${line})
 endforeach()
 
 execute_process(COMMAND ${CXX} ${flags} -DELICIT_CONTROL ${SOURCE}

@@ -25,6 +25,13 @@ constexpr field_spec describe_member() {
     s.type = traits::type;
     s.fmt = traits::fmt;
   }
+  if constexpr (requires { typename traits::enum_type; }) {
+    using E = typename traits::enum_type;
+    s.options = enum_table<E>.data();
+    s.option_count = enum_table<E>.size();
+    s.enum_type = type_id<E>;
+    for (const enum_entry& e : enum_table<E>) s.titled = s.titled || !e.title.empty();
+  }
   parts::apply(s);
   if constexpr (traits::known) {
     if (!s.minimum) s.minimum = traits::lowest;

@@ -3,6 +3,7 @@
 // schema a client sees and the checks an answer meets cannot disagree.
 #pragma once
 
+#include <elicit/detail/enum_reflection.hpp>
 #include <elicit/detail/number.hpp>
 
 #include <cstddef>
@@ -61,11 +62,15 @@ constexpr unsigned fit_of(value_type t) noexcept {
 
 // A default as written in `default_value<...>`.
 struct default_spec {
-  enum class kind_t : unsigned char { none, boolean, number, text };
+  enum class kind_t : unsigned char { none, boolean, number, text, enumerators, mixed };
   kind_t kind = kind_t::none;
   bool boolean = false;
   number num{};
   std::string_view text{};
+  // enumerators: their underlying values, and the identity of their enum type
+  const std::int64_t* enumerators = nullptr;
+  std::size_t enumerator_count = 0;
+  std::uint64_t enum_type = 0;
 };
 
 struct field_spec {
@@ -80,7 +85,25 @@ struct field_spec {
   std::optional<number> maximum{};
   std::optional<std::size_t> min_length{};
   std::optional<std::size_t> max_length{};
+  std::optional<std::size_t> min_items{};
+  std::optional<std::size_t> max_items{};
+  // select fields: the choices, whether they are titled, and the deprecated enumNames shape
+  const enum_entry* options = nullptr;
+  std::size_t option_count = 0;
+  std::uint64_t enum_type = 0;
+  bool titled = false;
+  bool legacy_names = false;
   default_spec def{};
+
+  [[nodiscard]] constexpr bool is_select() const noexcept {
+    return type == value_type::single_select || type == value_type::multi_select;
+  }
+  // The choice whose enumerator has this underlying value, or nullptr.
+  [[nodiscard]] constexpr const enum_entry* option_for(std::int64_t value) const noexcept {
+    for (std::size_t i = 0; i < option_count; ++i)
+      if (options[i].value == value) return &options[i];
+    return nullptr;
+  }
 
   [[nodiscard]] constexpr bool has_default() const noexcept {
     return def.kind != default_spec::kind_t::none;

@@ -1,5 +1,5 @@
 // The keywords of a property schema, in the order the schema writes them: type, title,
-// description, the constraints, format, default. Each keyword is written from the field's
+// description, the constraints, the choices, format, default. Each keyword is written from the field's
 // description (field_spec) and nowhere else; the validator reads the same description.
 #pragma once
 
@@ -31,6 +31,12 @@ constexpr std::string_view format_keyword(format f) noexcept {
   }
 }
 
+// The wire value of an enumerator the field offers (the rules ensure it is offered).
+constexpr std::string_view wire_of(const field_spec& s, std::int64_t value) noexcept {
+  const enum_entry* e = s.option_for(value);
+  return e != nullptr ? e->wire : std::string_view{};
+}
+
 template <class Sink>
 constexpr void write_default(Sink& out, const field_spec& s, bool& first) {
   if (!s.has_default()) return;
@@ -38,8 +44,79 @@ constexpr void write_default(Sink& out, const field_spec& s, bool& first) {
   switch (s.def.kind) {
     case default_spec::kind_t::boolean: out.put(s.def.boolean ? "true" : "false"); break;
     case default_spec::kind_t::number: write_number(out, s.def.num); break;
+    case default_spec::kind_t::enumerators:
+      if (s.type == value_type::multi_select) out.put('[');
+      for (std::size_t i = 0; i < s.def.enumerator_count; ++i) {
+        if (i != 0) out.put(',');
+        write_string(out, wire_of(s, s.def.enumerators[i]));
+      }
+      if (s.type == value_type::multi_select) out.put(']');
+      break;
     default: write_string(out, s.def.text); break;
   }
+}
+
+// The choices as a list of one of their strings: wire values (`enum`) or labels (`enumNames`).
+template <class Sink>
+constexpr void write_option_strings(Sink& out, const field_spec& s, bool labels) {
+  out.put('[');
+  for (std::size_t i = 0; i < s.option_count; ++i) {
+    if (i != 0) out.put(',');
+    const enum_entry& o = s.options[i];
+    write_string(out, labels && !o.title.empty() ? o.title : o.wire);
+  }
+  out.put(']');
+}
+
+// The choices as [{"const":wire,"title":label},...]; an option without a title shows its wire value.
+template <class Sink>
+constexpr void write_titled_options(Sink& out, const field_spec& s) {
+  out.put('[');
+  for (std::size_t i = 0; i < s.option_count; ++i) {
+    const enum_entry& o = s.options[i];
+    out.put(i == 0 ? R"({"const":)" : R"(,{"const":)");
+    write_string(out, o.wire);
+    out.put(R"(,"title":)");
+    write_string(out, o.title.empty() ? o.wire : o.title);
+    out.put('}');
+  }
+  out.put(']');
+}
+
+// The five shapes of a choice (SEP-1330): enum, oneOf, enum + enumNames, items.enum, items.anyOf.
+template <class Sink>
+constexpr void write_choices(Sink& out, const field_spec& s, bool& first) {
+  if (s.type == value_type::single_select) {
+    if (s.titled && !s.legacy_names) {
+      write_key(out, "oneOf", first);
+      write_titled_options(out, s);
+      return;
+    }
+    write_key(out, "enum", first);
+    write_option_strings(out, s, false);
+    if (s.legacy_names) {
+      write_key(out, "enumNames", first);
+      write_option_strings(out, s, true);
+    }
+    return;
+  }
+  write_key(out, "items", first);
+  if (s.titled) {
+    out.put(R"({"anyOf":)");
+  } else {
+    out.put(R"({"type":"string","enum":)");
+  }
+  if (s.titled) write_titled_options(out, s);
+  else write_option_strings(out, s, false);
+  out.put('}');
+}
+
+template <class Sink>
+constexpr void write_optional_count(Sink& out, std::string_view key, const std::optional<std::size_t>& v,
+                                    bool& first) {
+  if (!v) return;
+  write_key(out, key, first);
+  write_unsigned(out, *v);
 }
 
 template <class Sink>
@@ -64,14 +141,11 @@ constexpr void write_property(Sink& out, const field_spec& s) {
     write_key(out, "maximum", first);
     write_number(out, *s.maximum);
   }
-  if (s.min_length) {
-    write_key(out, "minLength", first);
-    write_unsigned(out, *s.min_length);
-  }
-  if (s.max_length) {
-    write_key(out, "maxLength", first);
-    write_unsigned(out, *s.max_length);
-  }
+  write_optional_count(out, "minLength", s.min_length, first);
+  write_optional_count(out, "maxLength", s.max_length, first);
+  write_optional_count(out, "minItems", s.min_items, first);
+  write_optional_count(out, "maxItems", s.max_items, first);
+  if (s.is_select()) write_choices(out, s, first);
   if (s.fmt != format::none) {
     write_key(out, "format", first);
     write_string(out, format_keyword(s.fmt));

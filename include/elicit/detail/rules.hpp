@@ -8,6 +8,7 @@
 
 #include <elicit/annotations.hpp>
 #include <elicit/detail/describe.hpp>
+#include <elicit/enums.hpp>
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/reflection.hpp>
@@ -39,7 +40,6 @@ enum class problem : unsigned char {
   nested_optional,
   optional_of_field,
   field_in_field,
-  enumeration,
   container,
   nested_object,
   unsupported,
@@ -47,6 +47,8 @@ enum class problem : unsigned char {
   not_an_annotation,
   numeric_misfit,
   length_misfit,
+  items_misfit,
+  legacy_names_misfit,
   repeated_annotation,
   many_defaults,
   // the values they give
@@ -60,6 +62,17 @@ enum class problem : unsigned char {
   default_not_whole,
   default_out_of_range,
   default_out_of_length,
+  // the choices of a select
+  enum_not_reflectable,
+  empty_options,
+  option_without_wire,
+  repeated_option_wire,
+  repeated_option_value,
+  min_items_above_max_items,
+  min_items_above_options,
+  default_not_offered,
+  default_repeats,
+  default_items_count,
 };
 
 template <class T>
@@ -97,8 +110,6 @@ constexpr problem type_problem() {
     return problem::string_view;
   } else if constexpr (is_variant_or_tuple<V>) {
     return problem::variant_or_tuple;
-  } else if constexpr (std::is_enum_v<V>) {
-    return problem::enumeration;
   } else if constexpr (std::ranges::range<V> || std::is_array_v<V>) {
     return problem::container;
   } else if constexpr (std::is_class_v<V> || std::is_union_v<V>) {
@@ -106,12 +117,6 @@ constexpr problem type_problem() {
   } else {
     return problem::unsupported;
   }
-}
-
-template <class A>
-constexpr std::size_t default_count() {
-  if constexpr (requires { A::count; }) return A::count;
-  else return 0;
 }
 
 template <class M>
@@ -129,10 +134,12 @@ struct annotation_rules<field<T, A...>> {
       const unsigned slot_count = (0u + ... + static_cast<unsigned>(std::popcount(A::slots)));
       for (const auto& [fits, slots] : {std::pair{A::fits, A::slots}...}) {
         if ((fits & fit) != 0) continue;
-        return (slots & (slot_minimum | slot_maximum)) != 0 ? problem::numeric_misfit : problem::length_misfit;
+        if ((slots & (slot_minimum | slot_maximum)) != 0) return problem::numeric_misfit;
+        if ((slots & (slot_min_length | slot_max_length)) != 0) return problem::length_misfit;
+        if ((slots & (slot_min_items | slot_max_items)) != 0) return problem::items_misfit;
+        return problem::legacy_names_misfit;
       }
       if (static_cast<unsigned>(std::popcount(all_slots)) != slot_count) return problem::repeated_annotation;
-      if (((default_count<A>() > 1) || ...)) return problem::many_defaults;
       return problem::none;
     }
   }
@@ -141,6 +148,34 @@ struct annotation_rules<field<T, A...>> {
 
 constexpr bool within(const number& v, const std::optional<number>& lo, const std::optional<number>& hi) {
   return (!lo || compare(v, *lo) >= 0) && (!hi || compare(v, *hi) <= 0);
+}
+
+constexpr problem options_problem(const field_spec& s) {
+  if (s.option_count == 0) return problem::none;
+  for (std::size_t i = 0; i < s.option_count; ++i) {
+    const enum_entry& o = s.options[i];
+    if (o.wire.empty()) return problem::option_without_wire;
+    if (!is_utf8(o.wire) || !is_utf8(o.title)) return problem::text_not_utf8;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (s.options[j].wire == o.wire) return problem::repeated_option_wire;
+      if (s.options[j].value == o.value) return problem::repeated_option_value;
+    }
+  }
+  return problem::none;
+}
+
+constexpr problem select_default_problem(const field_spec& s) {
+  const default_spec& d = s.def;
+  if (d.kind != default_spec::kind_t::enumerators || d.enum_type != s.enum_type)
+    return problem::default_type_mismatch;
+  for (std::size_t i = 0; i < d.enumerator_count; ++i) {
+    if (s.option_for(d.enumerators[i]) == nullptr) return problem::default_not_offered;
+    for (std::size_t j = 0; j < i; ++j)
+      if (d.enumerators[j] == d.enumerators[i]) return problem::default_repeats;
+  }
+  const bool fits = (!s.min_items || d.enumerator_count >= *s.min_items) &&
+                    (!s.max_items || d.enumerator_count <= *s.max_items);
+  return fits ? problem::none : problem::default_items_count;
 }
 
 template <class Traits>
@@ -155,11 +190,20 @@ constexpr problem value_problem(const field_spec& s) {
     if ((s.minimum && !within(*s.minimum, lo, hi)) || (s.maximum && !within(*s.maximum, lo, hi)))
       return problem::bound_outside_type;
   }
+  if constexpr (requires { typename Traits::enum_type; }) {
+    if (s.option_count == 0)
+      return has_options<typename Traits::enum_type> ? problem::empty_options : problem::enum_not_reflectable;
+    if (const problem p = options_problem(s); p != problem::none) return p;
+  }
   if (s.minimum && s.maximum && compare(*s.minimum, *s.maximum) > 0) return problem::min_above_max;
   if (s.min_length && s.max_length && *s.min_length > *s.max_length)
     return problem::min_length_above_max_length;
+  if (s.min_items && s.max_items && *s.min_items > *s.max_items) return problem::min_items_above_max_items;
+  if (s.min_items && *s.min_items > s.option_count) return problem::min_items_above_options;
   if (!s.has_default()) return problem::none;
   const default_spec& d = s.def;
+  const bool several = d.kind == kind::mixed || (d.kind == kind::enumerators && d.enumerator_count > 1);
+  if (several && s.type != value_type::multi_select) return problem::many_defaults;
   switch (s.type) {
     case value_type::boolean:
       return d.kind == kind::boolean ? problem::none : problem::default_type_mismatch;
@@ -176,7 +220,7 @@ constexpr problem value_problem(const field_spec& s) {
       const bool fits = (!s.min_length || n >= *s.min_length) && (!s.max_length || n <= *s.max_length);
       return fits ? problem::none : problem::default_out_of_length;
     }
-    default: return problem::none;
+    default: return select_default_problem(s);
   }
 }
 
@@ -209,25 +253,36 @@ struct member_rules {
   static_assert(found != problem::nested_optional, "elicit: std::optional<std::optional<T>> means nothing more in a form: use std::optional<T>");
   static_assert(found != problem::optional_of_field, "elicit: write elicit::field<std::optional<T>, ...> instead of std::optional<elicit::field<T, ...>>");
   static_assert(found != problem::field_in_field, "elicit: an elicit::field cannot hold another elicit::field: list all the annotations in one field");
-  static_assert(found != problem::enumeration, "elicit: enum fields are not supported by this version of elicit: use a std::string field");
-  static_assert(found != problem::container, "elicit: a form field cannot be a container: the protocol has no lists of free values; ask for a fixed set of fields (one bool per choice), or take the list in a tool argument instead");
+  static_assert(found != problem::container, "elicit: a form field cannot be a container of free values: for a multi-select use std::vector<Enum> or std::set<Enum>; otherwise ask for a fixed set of fields (one bool per choice), or take the list in a tool argument instead");
   static_assert(found != problem::nested_object, "elicit: a form field cannot be a nested object or class: flatten it into top-level fields, and ask only for the field the others derive from");
-  static_assert(found != problem::unsupported, "elicit: unsupported field type: use bool, an integer type, float, double, std::string, elicit::email, elicit::uri, std::chrono::year_month_day, std::chrono::sys_seconds, or std::optional of one of them");
+  static_assert(found != problem::unsupported, "elicit: unsupported field type: use bool, an integer type, float, double, std::string, elicit::email, elicit::uri, std::chrono::year_month_day, std::chrono::sys_seconds, an enum, std::vector or std::set of an enum, or std::optional of one of them");
   static_assert(found != problem::not_an_annotation, "elicit: every argument of elicit::field after the value type must be an annotation (elicit::title, elicit::range, ...)");
   static_assert(found != problem::numeric_misfit, "elicit: range, minimum and maximum apply to integer and number fields only: use length, min_length or max_length on a string");
   static_assert(found != problem::length_misfit, "elicit: length, min_length and max_length apply to string fields only: use range, minimum or maximum on a number");
+  static_assert(found != problem::items_misfit, "elicit: items, min_items and max_items apply to multi-select fields only (std::vector<Enum> or std::set<Enum>)");
+  static_assert(found != problem::legacy_names_misfit, "elicit: legacy_enum_names applies to single-select enum fields only: a multi-select is titled through its options");
   static_assert(found != problem::repeated_annotation, "elicit: the same annotation is given twice (range also sets minimum and maximum; length sets min_length and max_length): keep one");
-  static_assert(found != problem::many_defaults, "elicit: default_value takes exactly one value on this field");
+  static_assert(found != problem::many_defaults, "elicit: default_value takes exactly one value on this field (several enumerators only on a multi-select)");
   static_assert(found != problem::text_not_utf8, "elicit: title, description, name and string defaults must be valid UTF-8");
   static_assert(found != problem::empty_name, "elicit: elicit::name<\"\"> gives an empty property key: give a non-empty wire name");
   static_assert(found != problem::bound_not_finite, "elicit: bounds and defaults must be finite numbers (no infinity, no NaN)");
   static_assert(found != problem::bound_outside_type, "elicit: a minimum or maximum lies outside what the field's C++ type can hold: tighten the bound or widen the type");
   static_assert(found != problem::min_above_max, "elicit: the minimum is greater than the maximum: swap them");
   static_assert(found != problem::min_length_above_max_length, "elicit: min_length is greater than max_length: swap them");
-  static_assert(found != problem::default_type_mismatch, "elicit: the default's type does not match the field: a bool field takes true or false, a number field a number, a string field a string literal");
+  static_assert(found != problem::default_type_mismatch, "elicit: the default's type does not match the field: a bool field takes true or false, a number field a number, a string field a string literal, an enum field enumerators of its own enum");
   static_assert(found != problem::default_not_whole, "elicit: an integer field's default must be a whole number");
   static_assert(found != problem::default_out_of_range, "elicit: the default lies outside the field's own minimum and maximum (or its C++ type's range): change the default or the range");
   static_assert(found != problem::default_out_of_length, "elicit: the default's length (in code points) lies outside the field's own min_length and max_length: change the default or the length");
+  static_assert(found != problem::enum_not_reflectable, "elicit: this enum has no enumerator in [-128, 127] that elicit can name: list its choices with a constexpr elicit_options(E) function in the enum's namespace");
+  static_assert(found != problem::empty_options, "elicit: elicit_options returns no option: offer at least one choice");
+  static_assert(found != problem::option_without_wire, "elicit: an option has no wire value (its enumerator lies outside [-128, 127], where elicit cannot name it): write elicit::option{E::x, \"wire\", \"Title\"}");
+  static_assert(found != problem::repeated_option_wire, "elicit: two options have the same wire value: give each choice its own");
+  static_assert(found != problem::repeated_option_value, "elicit: the same enumerator is offered twice: list each choice once");
+  static_assert(found != problem::min_items_above_max_items, "elicit: min_items is greater than max_items: swap them");
+  static_assert(found != problem::min_items_above_options, "elicit: min_items asks for more choices than the field offers: lower it");
+  static_assert(found != problem::default_not_offered, "elicit: the default is not among the offered options: pick an offered enumerator, or offer it in elicit_options");
+  static_assert(found != problem::default_repeats, "elicit: the multi-select default names the same enumerator twice: list each once");
+  static_assert(found != problem::default_items_count, "elicit: the multi-select default has fewer or more choices than min_items / max_items allow: change the default or the bounds");
   // clang-format on
 };
 

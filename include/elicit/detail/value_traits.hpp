@@ -4,12 +4,15 @@
 
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/number.hpp>
+#include <elicit/enums.hpp>
 #include <elicit/formats.hpp>
 
 #include <chrono>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 #include <type_traits>
 
 namespace elicit::detail {
@@ -65,6 +68,23 @@ template <>
 struct value_traits<std::chrono::year_month_day> : simple_traits<value_type::string, format::date> {};
 template <>
 struct value_traits<std::chrono::sys_seconds> : simple_traits<value_type::string, format::date_time> {};
+
+// Enums: a single-select; a vector or set of them: a multi-select.
+template <class E>
+  requires std::is_enum_v<E>
+struct value_traits<E> : simple_traits<value_type::single_select> {
+  using enum_type = E;
+};
+template <class E>
+  requires std::is_enum_v<E>
+struct value_traits<std::vector<E>> : simple_traits<value_type::multi_select> {
+  using enum_type = E;
+};
+template <class E>
+  requires std::is_enum_v<E>
+struct value_traits<std::set<E>> : simple_traits<value_type::multi_select> {
+  using enum_type = E;
+};
 
 template <class T>
 struct without_optional {

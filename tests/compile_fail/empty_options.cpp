@@ -1,0 +1,18 @@
+// expect: elicit_options returns no option
+// member: tier
+#include <elicit/elicit.hpp>
+
+namespace app {
+enum class Tier { free, pro };
+constexpr auto elicit_options(Tier) {
+#ifdef ELICIT_CONTROL
+  return std::array{elicit::option{Tier::free}};
+#else
+  return std::array<elicit::option<Tier>, 0>{};
+#endif
+}
+}  // namespace app
+struct Form {
+  app::Tier tier;
+};
+constexpr auto schema = elicit::schema_json<Form>;

@@ -1,0 +1,15 @@
+// expect: the multi-select default has fewer or more choices than min_items / max_items allow
+// member: toppings
+#include <elicit/elicit.hpp>
+
+#include <set>
+
+enum class Topping { cheese, ham, olives };
+struct Form {
+#ifdef ELICIT_CONTROL
+  elicit::field<std::set<Topping>, elicit::items<2, 3>, elicit::default_value<Topping::cheese, Topping::ham>> toppings;
+#else
+  elicit::field<std::set<Topping>, elicit::items<2, 3>, elicit::default_value<Topping::cheese>> toppings;
+#endif
+};
+constexpr auto schema = elicit::schema_json<Form>;

@@ -1,0 +1,92 @@
+// Enums: the five shapes of a choice, as the spec's examples spell them.
+#include "forms.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+namespace {
+
+template <class Form>
+std::string property_text(std::string_view key) {
+  return elicit::schema<Form>()["properties"][std::string(key)].dump();
+}
+
+nlohmann::ordered_json spec_example(const std::string& relative) {
+  std::ifstream in(std::string(ELICIT_SPEC_DIR) + "/2026-07-28/examples/" + relative);
+  REQUIRE(in.good());
+  return nlohmann::ordered_json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("the spec's four enum examples are reproduced exactly, key order included") {
+  CHECK(property_text<forms::SpecUntitledSingle>("value") ==
+        spec_example("UntitledSingleSelectEnumSchema/color-select-schema.json").dump());
+  CHECK(property_text<forms::SpecTitledSingle>("value") ==
+        spec_example("TitledSingleSelectEnumSchema/titled-color-select-schema.json").dump());
+  CHECK(property_text<forms::SpecUntitledMulti>("value") ==
+        spec_example("UntitledMultiSelectEnumSchema/color-multi-select-schema.json").dump());
+  CHECK(property_text<forms::SpecTitledMulti>("value") ==
+        spec_example("TitledMultiSelectEnumSchema/titled-color-multi-select-schema.json").dump());
+}
+
+TEST_CASE("the deprecated enum + enumNames shape") {
+  CHECK(property_text<forms::Legacy>("value") ==
+        R"({"type":"string","title":"Color","enum":["#FF0000","#00FF00","#0000FF"],)"
+        R"("enumNames":["Red","Green","Blue"],"default":"#00FF00"})");
+}
+
+TEST_CASE("an enum needs nothing else: its enumerators' names are the values") {
+  using F = forms::Choices;
+  CHECK(property_text<F>("plain") == R"({"type":"string","enum":["Red","Green","Blue"]})");
+  // An unscoped enum with a fixed underlying type, in value order.
+  CHECK(property_text<F>("size") == R"({"type":"string","enum":["small","medium","large"]})");
+  CHECK(property_text<F>("maybe") == R"({"type":"string","enum":["Red","Green","Blue"]})");
+  CHECK(property_text<F>("many") == R"({"type":"array","items":{"type":"string","enum":["Red","Green","Blue"]}})");
+}
+
+TEST_CASE("options choose wire values, titles, a subset and its order") {
+  using F = forms::Choices;
+  CHECK(property_text<F>("titled") ==
+        R"({"type":"string","oneOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},)"
+        R"({"const":"#0000FF","title":"Blue"}]})");
+  // Priority::low is not offered; an option without a title shows its wire value.
+  CHECK(property_text<F>("priority") ==
+        R"({"type":"string","oneOf":[{"const":"urgent","title":"Urgent!"},{"const":"high","title":"High"},)"
+        R"({"const":"normal","title":"normal"}],"default":"high"})");
+  // Enumerators outside [-128, 127] are named by their options.
+  CHECK(property_text<F>("code") ==
+        R"({"type":"string","oneOf":[{"const":"A","title":"Alpha"},{"const":"B","title":"Beta"}]})");
+}
+
+TEST_CASE("multi-selects: std::vector and std::set of an enum, items bounds and defaults") {
+  using F = forms::Choices;
+  CHECK(property_text<F>("some") ==
+        R"({"type":"array","minItems":1,"items":{"anyOf":[{"const":"#FF0000","title":"Red"},)"
+        R"({"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}]},"default":["#0000FF"]})");
+  CHECK(property_text<F>("few") ==
+        R"({"type":"array","maxItems":2,"items":{"anyOf":[{"const":"urgent","title":"Urgent!"},)"
+        R"({"const":"high","title":"High"},{"const":"normal","title":"normal"}]}})");
+  const auto required = elicit::schema<F>()["required"];
+  CHECK(required == nlohmann::ordered_json{"plain", "titled", "size", "code", "many", "few"});
+}
+
+TEST_CASE("select fields start from their defaults") {
+  forms::Choices c;
+  CHECK(*c.priority == forms::Priority::high);
+  CHECK(*c.some == std::set<forms::Color>{forms::Color::blue});
+  forms::SpecTitledMulti m;
+  CHECK(*m.value == std::vector<forms::Color>{forms::Color::red, forms::Color::green});
+}
+
+TEST_CASE("enumerator names are reflected at compile time") {
+  using elicit::detail::enumerator_name;
+  STATIC_REQUIRE(enumerator_name(forms::ColorName::Blue) == "Blue");
+  STATIC_REQUIRE(enumerator_name(forms::large) == "large");
+  STATIC_REQUIRE(enumerator_name(forms::Priority::low) == "low");
+  STATIC_REQUIRE(enumerator_name(static_cast<forms::ColorName>(7)).empty());
+  STATIC_REQUIRE(enumerator_name(forms::Code::alpha).empty());  // outside [-128, 127]
+}
