@@ -5,4 +5,6 @@
 #include <elicit/field.hpp>
 #include <elicit/formats.hpp>
 #include <elicit/enums.hpp>
+#include <elicit/decode.hpp>
 #include <elicit/schema.hpp>
+#include <elicit/violation.hpp>

@@ -1,12 +1,17 @@
-// The keywords of a property schema, in the order the schema writes them: type, title,
-// description, the constraints, the choices, format, default. Each keyword is written from the field's
-// description (field_spec) and nowhere else; the validator reads the same description.
+// The keywords of a property schema: how each is written into the schema, in the order the
+// schema writes them (type, title, description, the constraints, the choices, format,
+// default), and how each is checked against an answer (the check_* functions at the end).
+// Both read the field's description (field_spec) and nothing else, so they cannot disagree.
 #pragma once
 
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/number.hpp>
 
+#include <elicit/detail/text_formats.hpp>
+
+#include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace elicit::detail {
@@ -173,6 +178,86 @@ constexpr void write_schema(Sink& out, const Specs& specs) {
   }
   if (!first_required) out.put(']');
   out.put('}');
+}
+
+// ---- Checks: the same keywords, judged on an answer -----------------------------------------
+// Each takes the value already read from JSON and a `report(keyword, message)` callable.
+
+// How a message names a field: its title, or else its wire name.
+inline std::string label_of(const field_spec& s) {
+  return std::string(s.title.empty() ? s.wire : s.title);
+}
+
+struct string_sink {
+  std::string text;
+  void put(char c) { text.push_back(c); }
+  void put(std::string_view t) { text += t; }
+};
+
+inline std::string number_text(const number& v) {
+  string_sink out;
+  write_number(out, v);
+  return out.text;
+}
+
+// minimum / maximum, compared exactly (no rounding of 64-bit integers through double).
+template <class Report>
+void check_bounds(const field_spec& s, const number& v, Report&& report) {
+  if (s.minimum && compare(v, *s.minimum) < 0)
+    report("minimum", label_of(s) + " must be at least " + number_text(*s.minimum) + "; got " + number_text(v) + ".");
+  if (s.maximum && compare(v, *s.maximum) > 0)
+    report("maximum", label_of(s) + " must be at most " + number_text(*s.maximum) + "; got " + number_text(v) + ".");
+}
+
+inline std::string characters(std::size_t n) {
+  return std::to_string(n) + (n == 1 ? " character" : " characters");
+}
+
+// minLength / maxLength, in code points.
+template <class Report>
+void check_length(const field_spec& s, std::size_t code_point_count, Report&& report) {
+  const std::string got = " long; got " + characters(code_point_count) + ".";
+  if (s.min_length && code_point_count < *s.min_length)
+    report("minLength", label_of(s) + " must be at least " + characters(*s.min_length) + got);
+  if (s.max_length && code_point_count > *s.max_length)
+    report("maxLength", label_of(s) + " must be at most " + characters(*s.max_length) + got);
+}
+
+// minItems / maxItems of a multi-select.
+template <class Report>
+void check_items(const field_spec& s, std::size_t count, Report&& report) {
+  const std::string got = "; got " + std::to_string(count) + ".";
+  if (s.min_items && count < *s.min_items)
+    report("minItems", "Pick at least " + std::to_string(*s.min_items) + " for " + label_of(s) + got);
+  if (s.max_items && count > *s.max_items)
+    report("maxItems", "Pick at most " + std::to_string(*s.max_items) + " for " + label_of(s) + got);
+}
+
+// enum / oneOf / items: the choice whose wire value this is, never matched by title.
+inline const enum_entry* find_choice(const field_spec& s, std::string_view wire) noexcept {
+  for (std::size_t i = 0; i < s.option_count; ++i)
+    if (s.options[i].wire == wire) return &s.options[i];
+  return nullptr;
+}
+
+inline std::string choices_text(const field_spec& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.option_count; ++i) {
+    if (i != 0) out += ", ";
+    out += '"';
+    out += s.options[i].wire;
+    out += '"';
+  }
+  return out;
+}
+
+// format: email and uri (dates and times are checked as they are read, in validate.hpp).
+template <class Report>
+void check_format(const field_spec& s, std::string_view text, Report&& report) {
+  if (s.fmt == format::email && !is_email(text))
+    report("format", label_of(s) + " must be an e-mail address such as name@example.com.");
+  if (s.fmt == format::uri && !is_uri(text))
+    report("format", label_of(s) + " must be an absolute URI such as https://example.com/page.");
 }
 
 }  // namespace elicit::detail

@@ -1,0 +1,265 @@
+// Decoding an answer: the user's reply to a form, back into the form's own struct, with every
+// rule of the schema checked (the schema describes the form; it does not constrain what
+// arrives), every violation reported, and accept / decline / cancel kept apart.
+//
+//   elicit::response<Address> r = elicit::decode<Address>(result_json);
+//   switch (r.action()) {
+//     case elicit::action::accept:
+//       if (r.accepted()) ship_to(*r);          // r->postcode, r.value()...
+//       else reask(r.violations());             // accepted, but the answer broke a rule
+//       break;
+//     case elicit::action::decline: ...          // the user said no
+//     case elicit::action::cancel: ...           // the user dismissed the form
+//   }
+#pragma once
+
+#include <elicit/detail/describe.hpp>
+#include <elicit/detail/reflection.hpp>
+#include <elicit/detail/validate.hpp>
+#include <elicit/schema.hpp>
+#include <elicit/violation.hpp>
+
+#include <boost/pfr.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace elicit {
+
+// What the user did with the form.
+enum class action {
+  accept,   // submitted it (the content may still break the schema: see response::accepted)
+  decline,  // said no: an explicit refusal
+  cancel,   // dismissed it without choosing; also how a malformed result reads
+};
+
+// Thrown by value() when there is no valid answer to give.
+class bad_answer_access : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+struct decode_options {
+  bool strict = false;                   // report keys the form does not have (additionalProperties)
+  std::size_t max_bytes = 1024 * 1024;   // decode(text): longer text is refused unread
+  std::size_t max_depth = 32;            // decode(text): deeper nesting of [ and { is refused
+};
+
+// The content of an answer, decoded: a T, or the violations that kept it from being one.
+template <class T>
+class decoded {
+ public:
+  explicit decoded(T value) : value_(std::move(value)) {}
+  explicit decoded(violation_list violations) : violations_(std::move(violations)) {}
+
+  [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
+  explicit operator bool() const noexcept { return has_value(); }
+  [[nodiscard]] const T& value() const& {
+    if (!value_) throw bad_answer_access(fmt::format("elicit: the answer is invalid: {}", violations_));
+    return *value_;
+  }
+  [[nodiscard]] T&& value() && {
+    if (!value_) throw bad_answer_access(fmt::format("elicit: the answer is invalid: {}", violations_));
+    return std::move(*value_);
+  }
+  const T& operator*() const& { return value(); }
+  const T* operator->() const { return &value(); }
+  [[nodiscard]] const violation_list& violations() const noexcept { return violations_; }
+
+ private:
+  std::optional<T> value_;
+  violation_list violations_;
+};
+
+// A decoded ElicitResult: the action, and for an accepted answer its value or violations.
+template <class T>
+class response {
+ public:
+  response(elicit::action a, std::optional<T> value, violation_list violations)
+      : action_(a), value_(std::move(value)), violations_(std::move(violations)) {}
+
+  [[nodiscard]] elicit::action action() const noexcept { return action_; }
+  // True when the user accepted and the content met every rule of the schema.
+  [[nodiscard]] bool accepted() const noexcept { return action_ == elicit::action::accept && value_.has_value(); }
+  [[nodiscard]] const T& value() const {
+    if (accepted()) return *value_;
+    if (action_ != elicit::action::accept && violations_.empty())
+      throw bad_answer_access(action_ == elicit::action::decline ? "elicit: the user declined the form"
+                                                                 : "elicit: the user cancelled the form");
+    throw bad_answer_access(fmt::format("elicit: no valid answer: {}", violations_));
+  }
+  const T& operator*() const { return value(); }
+  const T* operator->() const { return &value(); }
+  [[nodiscard]] const violation_list& violations() const noexcept { return violations_; }
+
+ private:
+  elicit::action action_;
+  std::optional<T> value_;
+  violation_list violations_;
+};
+
+namespace detail {
+
+template <class M>
+auto& value_of(M& member) {
+  if constexpr (is_field<std::remove_cv_t<M>>) return member.value;
+  else return member;
+}
+
+// How deeply [ and { nest in JSON text, outside strings; stops counting past `limit`.
+inline std::size_t nesting_depth(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size() && deepest <= limit; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+// Parses JSON text within the limits, or reports why not.
+inline std::optional<nlohmann::json> parse_answer(std::string_view text, const decode_options& options,
+                                                  violation_list& violations) {
+  if (text.size() > options.max_bytes) {
+    violations.push_back({"", "maxBytes", "The answer is " + std::to_string(text.size()) +
+                                              " bytes long, more than the " + std::to_string(options.max_bytes) +
+                                              " this server reads."});
+    return std::nullopt;
+  }
+  if (nesting_depth(text, options.max_depth) > options.max_depth) {
+    violations.push_back({"", "maxDepth", "The answer nests lists and objects more than " +
+                                              std::to_string(options.max_depth) + " levels deep."});
+    return std::nullopt;
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    violations.push_back({"", "json", std::string("The answer is not valid JSON: ") + e.what()});
+    return std::nullopt;
+  }
+}
+
+}  // namespace detail
+
+// Decodes and validates the `content` object of an answer.
+template <class Form>
+[[nodiscard]] decoded<Form> decode_content(const nlohmann::json& content, const decode_options& options = {}) {
+  static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
+  violation_list violations;
+  if (!content.is_object()) {
+    violations.push_back({"", "type", "The answer's content must be a JSON object; got " + detail::describe(content) + "."});
+    return decoded<Form>(std::move(violations));
+  }
+  Form form{};
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          const detail::field_spec& s = detail::spec_of<Form, I>;
+          auto& target = detail::value_of(boost::pfr::get<I>(form));
+          const detail::reporter at{violations, "/" + detail::reporter::escape(s.wire)};
+          if (const auto it = content.find(s.wire); it != content.end()) {
+            detail::read_value(*it, s, target, at);
+          } else if (s.has_default()) {
+            detail::read_value(detail::default_json(s), s, target, at);
+          } else if (s.optional) {
+            target = {};
+          } else {
+            at("required", detail::label_of(s) + " is required.");
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<detail::member_count<Form>>{});
+  if (options.strict) {
+    for (const auto& [key, value] : content.items()) {
+      bool known = false;
+      for (const detail::field_spec& s : detail::form_spec<Form>) known = known || s.wire == key;
+      if (!known)
+        violations.push_back({"/" + detail::reporter::escape(key), "additionalProperties",
+                              "\"" + key + "\" is not a field of this form."});
+    }
+  }
+  if (!violations.empty()) return decoded<Form>(std::move(violations));
+  return decoded<Form>(std::move(form));
+}
+
+// Decodes an ElicitResult: {"action": "accept" | "decline" | "cancel", "content": {...}}.
+// Decline and cancel are answers, not errors, with or without content. A result that is not
+// an object, or has a missing or unknown action, reads as cancel with a violation saying why.
+template <class Form>
+[[nodiscard]] response<Form> decode(const nlohmann::json& result, const decode_options& options = {}) {
+  auto malformed = [](std::string pointer, std::string keyword, std::string message) {
+    return response<Form>(action::cancel, std::nullopt,
+                          violation_list({{std::move(pointer), std::move(keyword), std::move(message)}}));
+  };
+  if (!result.is_object())
+    return malformed("", "type", "An elicitation result must be a JSON object; got " + detail::describe(result) + ".");
+  const auto a = result.find("action");
+  if (a == result.end())
+    return malformed("/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)");
+  if (*a == "decline") return response<Form>(action::decline, std::nullopt, {});
+  if (*a == "cancel") return response<Form>(action::cancel, std::nullopt, {});
+  if (*a != "accept")
+    return malformed("/action", "enum",
+                     R"(The action must be "accept", "decline" or "cancel"; got )" + detail::describe(*a) + ".");
+  const auto content = result.find("content");
+  static const nlohmann::json empty = nlohmann::json::object();
+  decoded<Form> d = decode_content<Form>(content == result.end() ? empty : *content, options);
+  if (!d) return response<Form>(action::accept, std::nullopt, d.violations());
+  return response<Form>(action::accept, std::move(d).value(), {});
+}
+
+// Decodes an ElicitResult from its JSON text, within options.max_bytes and options.max_depth.
+template <class Form>
+[[nodiscard]] response<Form> decode(std::string_view json_text, const decode_options& options = {}) {
+  violation_list violations;
+  const std::optional<nlohmann::json> parsed = detail::parse_answer(json_text, options, violations);
+  if (!parsed) return response<Form>(action::cancel, std::nullopt, std::move(violations));
+  return decode<Form>(*parsed, options);
+}
+template <class Form>
+[[nodiscard]] response<Form> decode(const char* json_text, const decode_options& options = {}) {
+  return decode<Form>(std::string_view(json_text), options);
+}
+template <class Form>
+[[nodiscard]] response<Form> decode(const std::string& json_text, const decode_options& options = {}) {
+  return decode<Form>(std::string_view(json_text), options);
+}
+
+// The content object a client would send for `form`: wire names, enum wire values, dates as
+// text; empty optionals left out.
+template <class Form>
+[[nodiscard]] nlohmann::ordered_json to_content(const Form& form) {
+  static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
+  nlohmann::ordered_json content = nlohmann::ordered_json::object();
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          const detail::field_spec& s = detail::spec_of<Form, I>;
+          const auto& v = detail::value_of(boost::pfr::get<I>(form));
+          if constexpr (detail::is_optional<std::remove_cvref_t<decltype(v)>>::value) {
+            if (v) content[std::string(s.wire)] = detail::write_value(s, *v);
+          } else {
+            content[std::string(s.wire)] = detail::write_value(s, v);
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<detail::member_count<Form>>{});
+  return content;
+}
+
+}  // namespace elicit

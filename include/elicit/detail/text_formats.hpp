@@ -1,0 +1,288 @@
+// The string formats of the schema, checked on arrival: email, uri, date, date-time.
+//
+// The rules follow the RFCs the formats name (RFC 5321/5322 dot-atom addresses, RFC 3986
+// URIs, RFC 3339 dates and times) as the validators clients really use read them; where elicit
+// is stricter or looser than Ajv's formats, docs/decoding.md says so.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace elicit::detail {
+
+constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+constexpr bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool is_hex(char c) noexcept {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+constexpr bool one_of(char c, std::string_view set) noexcept { return set.find(c) != std::string_view::npos; }
+
+// ---- email: local-part "@" domain, both dot-separated atoms --------------------------------
+
+constexpr bool is_atom_char(char c) noexcept {
+  return is_alpha(c) || is_digit(c) || one_of(c, "!#$%&'*+/=?^_`{|}~-");
+}
+
+constexpr bool is_dot_atom(std::string_view s, bool (*allowed)(char)) noexcept {
+  if (s.empty() || s.front() == '.' || s.back() == '.') return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '.') {
+      if (s[i + 1] == '.') return false;
+    } else if (!allowed(s[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A domain of at least two labels, each of letters, digits and inner hyphens.
+constexpr bool is_host_name(std::string_view s) noexcept {
+  std::size_t labels = 0;
+  while (true) {
+    const std::size_t dot = s.find('.');
+    const std::string_view label = s.substr(0, dot);
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+    for (char c : label)
+      if (!is_alpha(c) && !is_digit(c) && c != '-') return false;
+    ++labels;
+    if (dot == std::string_view::npos) break;
+    s.remove_prefix(dot + 1);
+  }
+  return labels >= 2;
+}
+
+constexpr bool is_email(std::string_view s) noexcept {
+  const std::size_t at = s.rfind('@');
+  if (at == std::string_view::npos || s.size() > 254) return false;
+  const std::string_view local = s.substr(0, at), domain = s.substr(at + 1);
+  return local.size() <= 64 && is_dot_atom(local, is_atom_char) && is_host_name(domain);
+}
+
+// ---- uri: RFC 3986 absolute URI (scheme ":" hier-part [ "?" query ] [ "#" fragment ]) -------
+
+constexpr bool is_unreserved(char c) noexcept { return is_alpha(c) || is_digit(c) || one_of(c, "-._~"); }
+constexpr bool is_sub_delim(char c) noexcept { return one_of(c, "!$&'()*+,;="); }
+
+// Every character is unreserved, a sub-delimiter, one of `extra`, or a %XX escape.
+constexpr bool is_uri_part(std::string_view s, std::string_view extra) noexcept {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '%') {
+      if (i + 2 >= s.size() || !is_hex(s[i + 1]) || !is_hex(s[i + 2])) return false;
+      i += 2;
+    } else if (!is_unreserved(c) && !is_sub_delim(c) && !one_of(c, extra)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+constexpr bool is_ipv6_literal(std::string_view s) noexcept {  // the inside of [...]
+  if (s.size() < 2) return false;
+  if (s.front() == 'v' || s.front() == 'V') {  // IPvFuture
+    const std::size_t dot = s.find('.');
+    return dot != std::string_view::npos && dot > 1 && dot + 1 < s.size() &&
+           is_uri_part(s.substr(dot + 1), ":");
+  }
+  int groups = 0;
+  bool compressed = false;
+  for (std::size_t i = 0; i < s.size();) {
+    if (s.substr(i, 2) == "::") {
+      if (compressed) return false;
+      compressed = true;
+      i += 2;
+      continue;
+    }
+    std::size_t n = 0;
+    while (i + n < s.size() && is_hex(s[i + n])) ++n;
+    if (i + n < s.size() && s[i + n] == '.') {  // a trailing IPv4 address counts as two groups
+      std::string_view v4 = s.substr(i);
+      int parts = 0;
+      while (!v4.empty()) {
+        std::size_t k = 0;
+        int value = 0;
+        while (k < v4.size() && is_digit(v4[k]) && k < 3) value = value * 10 + (v4[k++] - '0');
+        if (k == 0 || value > 255 || (k > 1 && v4[0] == '0')) return false;
+        ++parts;
+        v4.remove_prefix(k);
+        if (!v4.empty()) {
+          if (v4.front() != '.' || parts == 4) return false;
+          v4.remove_prefix(1);
+          if (v4.empty()) return false;
+        }
+      }
+      if (parts != 4) return false;
+      groups += 2;
+      i = s.size();
+      break;
+    }
+    if (n == 0 || n > 4) return false;
+    ++groups;
+    i += n;
+    if (i < s.size()) {
+      if (s[i] != ':') return false;
+      if (s.substr(i, 2) != "::") {
+        ++i;
+        if (i == s.size()) return false;
+      }
+    }
+  }
+  return compressed ? groups <= 7 : groups == 8;
+}
+
+constexpr bool is_uri(std::string_view s) noexcept {
+  const std::size_t colon = s.find(':');
+  if (colon == std::string_view::npos || colon == 0 || !is_alpha(s[0])) return false;
+  for (char c : s.substr(0, colon))
+    if (!is_alpha(c) && !is_digit(c) && !one_of(c, "+-.")) return false;
+  std::string_view rest = s.substr(colon + 1);
+  std::string_view fragment, query;
+  if (const std::size_t hash = rest.find('#'); hash != std::string_view::npos) {
+    fragment = rest.substr(hash + 1);
+    rest = rest.substr(0, hash);
+    if (!is_uri_part(fragment, ":@/?")) return false;
+  }
+  if (const std::size_t q = rest.find('?'); q != std::string_view::npos) {
+    query = rest.substr(q + 1);
+    rest = rest.substr(0, q);
+    if (!is_uri_part(query, ":@/?")) return false;
+  }
+  std::string_view path = rest;
+  if (rest.starts_with("//")) {  // authority
+    rest.remove_prefix(2);
+    const std::size_t slash = rest.find('/');
+    std::string_view authority = rest.substr(0, slash);
+    path = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash);
+    if (const std::size_t at = authority.rfind('@'); at != std::string_view::npos) {
+      if (!is_uri_part(authority.substr(0, at), ":")) return false;
+      authority.remove_prefix(at + 1);
+    }
+    std::string_view host = authority;
+    if (authority.starts_with('[')) {
+      const std::size_t close = authority.find(']');
+      if (close == std::string_view::npos || !is_ipv6_literal(authority.substr(1, close - 1))) return false;
+      host = {};
+      authority.remove_prefix(close + 1);
+      if (!authority.empty() && authority.front() != ':') return false;
+    }
+    if (const std::size_t port = authority.rfind(':'); port != std::string_view::npos) {
+      for (char c : authority.substr(port + 1))
+        if (!is_digit(c)) return false;
+      if (!host.empty()) host = authority.substr(0, port);
+    }
+    if (!host.empty() && !is_uri_part(host, "")) return false;
+  } else if (path.starts_with("//")) {
+    return false;
+  }
+  return is_uri_part(path, ":@/");
+}
+
+// ---- date and date-time: RFC 3339 ------------------------------------------------------
+
+constexpr std::optional<int> read_digits(std::string_view s, std::size_t at, std::size_t n) noexcept {
+  if (at + n > s.size()) return std::nullopt;
+  int v = 0;
+  for (std::size_t i = at; i < at + n; ++i) {
+    if (!is_digit(s[i])) return std::nullopt;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v;
+}
+
+constexpr int days_in_month(int year, int month) noexcept {
+  constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : days[month - 1];
+}
+
+// full-date: YYYY-MM-DD, a real calendar date (2023-02-29 is not one; 2024-02-29 is).
+constexpr std::optional<std::chrono::year_month_day> parse_date(std::string_view s) noexcept {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return std::nullopt;
+  const auto y = read_digits(s, 0, 4), m = read_digits(s, 5, 2), d = read_digits(s, 8, 2);
+  if (!y || !m || !d || *m < 1 || *m > 12 || *d < 1 || *d > days_in_month(*y, *m)) return std::nullopt;
+  return std::chrono::year_month_day{std::chrono::year{*y}, std::chrono::month{static_cast<unsigned>(*m)},
+                                     std::chrono::day{static_cast<unsigned>(*d)}};
+}
+
+// A date-time as read from RFC 3339 text: the instant, to the second, and whether the text
+// had a non-zero fraction of a second.
+struct date_time {
+  std::chrono::sys_seconds instant;
+  bool has_fraction = false;
+};
+
+// date-time: full-date ("T" | "t" | " ") HH:MM:SS[.frac] ("Z" | "z" | +HH:MM | -HH:MM). A leap
+// second (:60) is accepted only where it can occur, at 23:59:60 UTC; it reads as the next second.
+constexpr std::optional<date_time> parse_date_time(std::string_view s) noexcept {
+  if (s.size() < 20) return std::nullopt;
+  const auto date = parse_date(s.substr(0, 10));
+  if (!date || !one_of(s[10], "Tt ") || s[13] != ':' || s[16] != ':') return std::nullopt;
+  const auto hh = read_digits(s, 11, 2), mm = read_digits(s, 14, 2), ss = read_digits(s, 17, 2);
+  if (!hh || !mm || !ss || *hh > 23 || *mm > 59 || *ss > 60) return std::nullopt;
+  std::size_t i = 19;
+  bool fraction = false;
+  if (s[i] == '.') {
+    const std::size_t start = ++i;
+    while (i < s.size() && is_digit(s[i])) fraction = fraction || s[i++] != '0';
+    if (i == start) return std::nullopt;
+  }
+  int offset_minutes = 0;
+  if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
+    ++i;
+  } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    const auto oh = read_digits(s, i + 1, 2), om = read_digits(s, i + 4, 2);
+    if (!oh || !om || s[i + 3] != ':' || *oh > 23 || *om > 59) return std::nullopt;
+    offset_minutes = (*oh * 60 + *om) * (s[i] == '-' ? -1 : 1);
+    i += 6;
+  } else {
+    return std::nullopt;
+  }
+  if (i != s.size()) return std::nullopt;
+  using namespace std::chrono;
+  const sys_seconds local = sys_days{*date} + hours{*hh} + minutes{*mm} + seconds{*ss};
+  const sys_seconds utc = local - minutes{offset_minutes};
+  if (*ss == 60) {
+    const auto time_of_day = utc - floor<days>(utc);  // :60 shifted a second past 23:59:59
+    if (time_of_day != seconds{0}) return std::nullopt;
+  }
+  return date_time{utc, fraction};
+}
+
+// ---- writing them back (to_content) --------------------------------------------------------
+
+inline void append_padded(std::string& out, long long value, int width) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  if (value < 0) out.push_back('-');
+  if (static_cast<int>(digits.size()) < width) out.append(static_cast<std::size_t>(width) - digits.size(), '0');
+  out += digits;
+}
+
+inline std::string format_date(const std::chrono::year_month_day& d) {
+  std::string out;
+  append_padded(out, static_cast<int>(d.year()), 4);
+  out.push_back('-');
+  append_padded(out, static_cast<unsigned>(d.month()), 2);
+  out.push_back('-');
+  append_padded(out, static_cast<unsigned>(d.day()), 2);
+  return out;
+}
+
+inline std::string format_date_time(std::chrono::sys_seconds t) {
+  using namespace std::chrono;
+  const sys_days day = floor<days>(t);
+  const hh_mm_ss<seconds> time{t - day};
+  std::string out = format_date(year_month_day{day});
+  out.push_back('T');
+  append_padded(out, time.hours().count(), 2);
+  out.push_back(':');
+  append_padded(out, time.minutes().count(), 2);
+  out.push_back(':');
+  append_padded(out, time.seconds().count(), 2);
+  out.push_back('Z');
+  return out;
+}
+
+}  // namespace elicit::detail

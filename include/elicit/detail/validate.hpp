@@ -1,0 +1,239 @@
+// Reading one field's answer out of JSON into its C++ value, checking every keyword of its
+// schema on the way (the checks themselves are in keywords.hpp, beside the writers).
+#pragma once
+
+#include <elicit/detail/field_spec.hpp>
+#include <elicit/detail/fixed_string.hpp>
+#include <elicit/detail/keywords.hpp>
+#include <elicit/detail/text_formats.hpp>
+#include <elicit/detail/value_traits.hpp>
+#include <elicit/field.hpp>
+#include <elicit/formats.hpp>
+#include <elicit/violation.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace elicit::detail {
+
+// Where violations of one value go: its JSON Pointer, and the list of the whole answer.
+struct reporter {
+  violation_list& out;
+  std::string pointer;
+
+  void operator()(std::string_view keyword, std::string message) const {
+    out.push_back({pointer, std::string(keyword), std::move(message)});
+  }
+  [[nodiscard]] reporter at(std::string_view token) const { return {out, pointer + "/" + escape(token)}; }
+
+  // JSON Pointer escaping: "~" is "~0" and "/" is "~1".
+  static std::string escape(std::string_view token) {
+    std::string out;
+    for (char c : token) {
+      if (c == '~') out += "~0";
+      else if (c == '/') out += "~1";
+      else out += c;
+    }
+    return out;
+  }
+};
+
+// What a JSON value is, for a message: `the text "abc"`, `the number 12.5`, `a list`...
+inline std::string describe(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::boolean: return j.get<bool>() ? "true" : "false";
+    case nlohmann::json::value_t::string: {
+      const auto& text = j.get_ref<const std::string&>();
+      if (!is_utf8(text)) return "text that is not valid UTF-8";
+      std::size_t cut = 0, shown = 0;  // at most 40 code points, whole ones
+      while (cut < text.size() && shown < 40) {
+        cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
+        ++shown;
+      }
+      return "the text \"" + text.substr(0, cut) + (cut < text.size() ? "...\"" : "\"");
+    }
+    case nlohmann::json::value_t::array: return "a list";
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::number_float:
+      return std::isfinite(j.get<double>()) ? "the number " + number_text(number{j.get<double>()}) : "a number out of range";
+    default: return "the number " + j.dump();
+  }
+}
+
+inline void report_type(const reporter& r, const field_spec& s, std::string_view expected, const nlohmann::json& j) {
+  r("type", label_of(s) + " must be " + std::string(expected) + "; got " + describe(j) + ".");
+}
+
+// A JSON number as an exact `number`, or nothing when it is not a finite number.
+inline std::optional<number> json_number(const nlohmann::json& j) {
+  if (j.is_number_unsigned()) return number{j.get<std::uint64_t>()};
+  if (j.is_number_integer()) return number{j.get<std::int64_t>()};
+  if (j.is_number_float() && std::isfinite(j.get<double>())) return number{j.get<double>()};
+  return std::nullopt;
+}
+
+template <class I>
+I integer_from(const number& n) {
+  switch (n.kind) {
+    case number::kind_t::signed_int: return static_cast<I>(n.i);
+    case number::kind_t::unsigned_int: return static_cast<I>(n.u);
+    default: return static_cast<I>(n.as_double());
+  }
+}
+
+template <class T>
+inline constexpr bool is_enum_container = false;
+template <class E>
+inline constexpr bool is_enum_container<std::vector<E>> = std::is_enum_v<E>;
+template <class E>
+inline constexpr bool is_enum_container<std::set<E>> = std::is_enum_v<E>;
+
+template <class E>
+std::optional<E> read_choice(const nlohmann::json& j, const field_spec& s, const reporter& r) {
+  if (!j.is_string()) {
+    report_type(r, s, "one of " + choices_text(s), j);
+    return std::nullopt;
+  }
+  const enum_entry* choice = find_choice(s, j.get_ref<const std::string&>());
+  if (choice == nullptr) {
+    r("enum", label_of(s) + " must be one of " + choices_text(s) + "; got " + describe(j) + ".");
+    return std::nullopt;
+  }
+  return static_cast<E>(choice->value);
+}
+
+// Reads `j` into `out` when it meets the field's schema; otherwise reports every rule it
+// breaks and leaves `out` alone.
+template <class V>
+void read_value(const nlohmann::json& j, const field_spec& s, V& out, const reporter& r) {
+  if constexpr (is_optional<V>::value) {
+    typename V::value_type inner{};
+    const std::size_t before = r.out.size();
+    read_value(j, s, inner, r);
+    if (r.out.size() == before) out = std::move(inner);
+  } else if constexpr (std::is_same_v<V, bool>) {
+    if (j.is_boolean()) out = j.get<bool>();
+    else report_type(r, s, "true or false", j);
+  } else if constexpr (std::is_integral_v<V>) {
+    const std::optional<number> n = json_number(j);
+    if (!n || !n->is_whole()) return report_type(r, s, "a whole number", j);
+    const std::size_t before = r.out.size();
+    constexpr number lowest = std::numeric_limits<V>::min(), highest = std::numeric_limits<V>::max();
+    if (compare(*n, lowest) < 0 || compare(*n, highest) > 0) {  // never wrapped or truncated
+      r(compare(*n, lowest) < 0 ? "minimum" : "maximum",
+        label_of(s) + " must be between " + number_text(lowest) + " and " + number_text(highest) + "; got " +
+            number_text(*n) + ".");
+    } else {
+      check_bounds(s, *n, r);
+    }
+    if (r.out.size() == before) out = integer_from<V>(*n);
+  } else if constexpr (std::is_floating_point_v<V>) {
+    const std::optional<number> n = json_number(j);
+    if (!n) return report_type(r, s, "a number", j);
+    const double d = n->as_double();
+    const std::size_t before = r.out.size();
+    if (std::abs(d) > static_cast<double>(std::numeric_limits<V>::max()))
+      r(d < 0 ? "minimum" : "maximum", label_of(s) + " is too large for this field; got " + number_text(*n) + ".");
+    else
+      check_bounds(s, *n, r);
+    if (r.out.size() == before) out = static_cast<V>(d);
+  } else if constexpr (std::is_same_v<V, std::string> || std::is_same_v<V, email> || std::is_same_v<V, uri>) {
+    if (!j.is_string()) return report_type(r, s, "text", j);
+    const auto& text = j.get_ref<const std::string&>();
+    const std::size_t length = code_points(text);
+    if (length == invalid_utf8) return r("type", label_of(s) + " is not valid UTF-8 text.");
+    const std::size_t before = r.out.size();
+    check_length(s, length, r);
+    check_format(s, text, r);
+    if (r.out.size() == before) out = V(text);
+  } else if constexpr (std::is_same_v<V, std::chrono::year_month_day>) {
+    if (!j.is_string()) return report_type(r, s, "a date (YYYY-MM-DD)", j);
+    const auto date = parse_date(j.get_ref<const std::string&>());
+    if (!date) return r("format", label_of(s) + " must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got " + describe(j) + ".");
+    out = *date;
+  } else if constexpr (std::is_same_v<V, std::chrono::sys_seconds>) {
+    if (!j.is_string()) return report_type(r, s, "a date and time", j);
+    const auto t = parse_date_time(j.get_ref<const std::string&>());
+    if (!t)
+      return r("format", label_of(s) + " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got " +
+                             describe(j) + ".");
+    if (t->has_fraction)
+      return r("format", label_of(s) + " holds whole seconds; got a fraction of a second in " + describe(j) + ".");
+    out = t->instant;
+  } else if constexpr (std::is_enum_v<V>) {
+    if (const auto e = read_choice<V>(j, s, r)) out = *e;
+  } else if constexpr (is_enum_container<V>) {
+    using E = typename V::value_type;
+    if (!j.is_array()) return report_type(r, s, "a list of choices", j);
+    const std::size_t before = r.out.size();
+    check_items(s, j.size(), r);
+    V selected;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (const auto e = read_choice<E>(j[i], s, r.at(std::to_string(i)))) selected.insert(selected.end(), *e);
+    }
+    if (r.out.size() == before) out = std::move(selected);
+  } else {
+    static_assert(sizeof(V) == 0, "elicit: no reader for this field type");
+  }
+}
+
+// The default of a field as the JSON a client would have sent for it.
+inline nlohmann::json default_json(const field_spec& s) {
+  const default_spec& d = s.def;
+  switch (d.kind) {
+    case default_spec::kind_t::boolean: return d.boolean;
+    case default_spec::kind_t::number:
+      if (d.num.kind == number::kind_t::signed_int) return d.num.i;
+      if (d.num.kind == number::kind_t::unsigned_int) return d.num.u;
+      return d.num.as_double();
+    case default_spec::kind_t::enumerators: {
+      nlohmann::json wires = nlohmann::json::array();
+      for (std::size_t i = 0; i < d.enumerator_count; ++i) wires.push_back(wire_of(s, d.enumerators[i]));
+      return s.type == value_type::multi_select ? wires : wires[0];
+    }
+    default: return std::string(d.text);
+  }
+}
+
+// ---- Writing a value back as content (to_content) -------------------------------------------
+
+template <class E>
+std::string wire_for(const field_spec& s, E e) {
+  if (const enum_entry* choice = s.option_for(underlying(e))) return std::string(choice->wire);
+  throw std::invalid_argument("elicit::to_content: " + label_of(s) + " holds enumerator value " +
+                              std::to_string(underlying(e)) + ", which is not one of its options");
+}
+
+template <class V>
+nlohmann::ordered_json write_value(const field_spec& s, const V& v) {
+  if constexpr (std::is_same_v<V, bool> || std::is_arithmetic_v<V>) {
+    return v;
+  } else if constexpr (std::is_same_v<V, std::string>) {
+    return v;
+  } else if constexpr (std::is_same_v<V, email> || std::is_same_v<V, uri>) {
+    return v.str();
+  } else if constexpr (std::is_same_v<V, std::chrono::year_month_day>) {
+    return format_date(v);
+  } else if constexpr (std::is_same_v<V, std::chrono::sys_seconds>) {
+    return format_date_time(v);
+  } else if constexpr (std::is_enum_v<V>) {
+    return wire_for(s, v);
+  } else {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& e : v) list.push_back(wire_for(s, e));
+    return list;
+  }
+}
+
+}  // namespace elicit::detail
