@@ -3,7 +3,7 @@
 #   ./build.sh sample   installs what is missing, builds, and prints the sample forms' schemas
 #   ./build.sh test     installs what is missing, then builds and runs the whole test suite
 #                       three times: g++-12 and clang++-14 with warnings as errors, and
-#                       AddressSanitizer + UndefinedBehaviorSanitizer
+#                       AddressSanitizer + UndefinedBehaviorSanitizer; then fuzzes decode for 60 s
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -65,6 +65,14 @@ test_all() {
     "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
     -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize
+  # libFuzzer over decode<T>(text), under ASan + UBSan, for 60 seconds on the committed corpus.
+  phase "fuzz: configure"
+  cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_FUZZ=ON \
+    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_FUZZ_SECONDS=60
+  phase "fuzz: build"
+  cmake --build build/fuzz -j "$JOBS" --target fuzz_decode
+  phase "fuzz: run"
+  ctest --test-dir build/fuzz -L fuzz --output-on-failure
   phase "all test runs passed"
 }
 
