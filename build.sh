@@ -7,9 +7,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-# Debian 12 packages. python3-jsonschema validates the emitted schemas in the tests.
+# Debian 12 packages. python3-jsonschema validates the emitted schemas and messages in the tests.
 PACKAGES=(cmake ninja-build g++-12 clang-14 libclang-rt-14-dev libboost1.81-dev
-          nlohmann-json3-dev libfmt-dev catch2 python3 python3-jsonschema)
+          nlohmann-json3-dev libfmt-dev libssl-dev catch2 python3 python3-jsonschema)
 JOBS=$(nproc)
 
 phase() { printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -19,6 +19,8 @@ install_missing() {
   for p in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  # node and npm run Ajv in the differential test; any Node 18 or later will do, Debian's included.
+  command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
   if ((${#missing[@]} == 0)); then
     phase "dependencies: all installed"
     return

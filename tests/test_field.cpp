@@ -44,9 +44,27 @@ TEST_CASE("member names come from reflection") {
   STATIC_REQUIRE(member_name<forms::Narrow, 6>() == "u64");
 }
 
+namespace {
+struct Hidden {  // internal linkage
+  std::string city;
+  int guests;
+};
+}  // namespace
+
+TEST_CASE("forms with internal linkage and local forms work too") {
+  struct Local {
+    bool confirm;
+    elicit::field<int, elicit::range<1, 9>> seats;
+  };
+  CHECK(elicit::schema_json<Hidden> ==
+        R"({"type":"object","properties":{"city":{"type":"string"},"guests":{"type":"integer"}},"required":["city","guests"]})");
+  CHECK(elicit::schema_json<Local> ==
+        R"({"type":"object","properties":{"confirm":{"type":"boolean"},"seats":{"type":"integer","minimum":1,"maximum":9}},"required":["confirm","seats"]})");
+}
+
 TEST_CASE("last_identifier reads the member out of both compilers' signatures") {
   using elicit::detail::last_identifier;
   CHECK(last_identifier("[with auto P = member_probe<const int*>{(& x<F>.reflected<F>::value.F::street_2)}]") ==
         "street_2");
-  CHECK(last_identifier("[Probe = {&elicit_forms_cannot_be_local_types.value.city}]") == "city");
+  CHECK(last_identifier("[Probe = {&reflected_object.value.city}]") == "city");
 }

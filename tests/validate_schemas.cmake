@@ -1,9 +1,9 @@
-# Runs emit_schemas, then validate_schemas.py on what it wrote.
+# Runs an emitter (emit_schemas, emit_messages), then its validator script on what it wrote.
 execute_process(COMMAND ${EMIT} OUTPUT_FILE ${OUT} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "emit_schemas failed: ${rc}")
+  message(FATAL_ERROR "${EMIT} failed: ${rc}")
 endif()
 execute_process(COMMAND ${PYTHON} ${SCRIPT} ${SPEC} ${OUT} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "schema validation failed")
+  message(FATAL_ERROR "validation against the spec failed")
 endif()

@@ -206,6 +206,15 @@ struct [[deprecated(
   static constexpr void apply(detail::field_spec& s) noexcept { s.legacy_names = true; }
 };
 
+// Says that a field whose name looks like a credential (`bowling_pin`, `game_token`...) is
+// none, so that a form may ask for it. Forms must never ask for passwords, API keys, tokens,
+// card numbers or one-time codes: those go through URL mode (see docs/security.md).
+struct not_secret : detail::annotation_base {
+  static constexpr unsigned slots = detail::slot_allow_secret;
+  static constexpr unsigned fits = detail::fits_any;
+  static constexpr void apply(detail::field_spec& s) noexcept { s.not_secret = true; }
+};
+
 template <class A>
 inline constexpr bool is_annotation = std::is_base_of_v<detail::annotation_base, A>;
 

@@ -39,6 +39,16 @@ enum class action {
   cancel,   // dismissed it without choosing; also how a malformed result reads
 };
 
+// What came of a question, in one word: the action, with an accepted answer split into valid
+// and invalid, and "missing" for a question that was not answered at all (InputResponses).
+enum class outcome {
+  accepted,   // accept, and the content met every rule
+  invalid,    // accept with content that broke a rule, or a malformed result
+  declined,   // decline
+  cancelled,  // cancel
+  missing,    // no answer under the question's key
+};
+
 // Thrown by value() when there is no valid answer to give.
 class bad_answer_access : public std::logic_error {
  public:
@@ -84,12 +94,25 @@ class response {
   response(elicit::action a, std::optional<T> value, violation_list violations)
       : action_(a), value_(std::move(value)), violations_(std::move(violations)) {}
 
+  // The answer to a question that was not answered: reads as cancel, outcome missing.
+  static response missing(violation why) {
+    response r(elicit::action::cancel, std::nullopt, violation_list({std::move(why)}));
+    r.missing_ = true;
+    return r;
+  }
+
   [[nodiscard]] elicit::action action() const noexcept { return action_; }
+  [[nodiscard]] elicit::outcome outcome() const noexcept {
+    if (missing_) return elicit::outcome::missing;
+    if (accepted()) return elicit::outcome::accepted;
+    if (action_ == elicit::action::accept || !violations_.empty()) return elicit::outcome::invalid;
+    return action_ == elicit::action::decline ? elicit::outcome::declined : elicit::outcome::cancelled;
+  }
   // True when the user accepted and the content met every rule of the schema.
   [[nodiscard]] bool accepted() const noexcept { return action_ == elicit::action::accept && value_.has_value(); }
   [[nodiscard]] const T& value() const {
     if (accepted()) return *value_;
-    if (action_ != elicit::action::accept && violations_.empty())
+    if (action_ != elicit::action::accept && violations_.empty() && !missing_)
       throw bad_answer_access(action_ == elicit::action::decline ? "elicit: the user declined the form"
                                                                  : "elicit: the user cancelled the form");
     throw bad_answer_access(fmt::format("elicit: no valid answer: {}", violations_));
@@ -102,6 +125,7 @@ class response {
   elicit::action action_;
   std::optional<T> value_;
   violation_list violations_;
+  bool missing_ = false;
 };
 
 namespace detail {

@@ -6,5 +6,7 @@
 #include <elicit/formats.hpp>
 #include <elicit/enums.hpp>
 #include <elicit/decode.hpp>
+#include <elicit/protocol.hpp>
 #include <elicit/schema.hpp>
+#include <elicit/state.hpp>
 #include <elicit/violation.hpp>

@@ -93,6 +93,7 @@ struct field_spec {
   std::uint64_t enum_type = 0;
   bool titled = false;
   bool legacy_names = false;
+  bool not_secret = false;  // the author vouches that a credential-like name is no credential
   default_spec def{};
 
   [[nodiscard]] constexpr bool is_select() const noexcept {

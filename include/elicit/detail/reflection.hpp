@@ -22,8 +22,9 @@ template <class T, std::size_t I>
 using member_type = boost::pfr::tuple_element_t<I, T>;
 
 // The object whose members' addresses name them. It is declared, never defined, and never
-// read: only addresses of its members are formed, in constant expressions. Its name is what
-// a compiler shows when a form is a local type, whose members cannot be named this way.
+// read: only addresses of its members are formed, in constant expressions. For a form with
+// internal linkage (in an anonymous namespace, or local to a function) Clang notes that such an
+// object is never defined; that is by design, hence the pragma.
 template <class T>
 struct reflected {
   const T value;
@@ -31,9 +32,10 @@ struct reflected {
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wundefined-var-template"
+#pragma clang diagnostic ignored "-Wundefined-internal"
 #endif
 template <class T>
-extern const reflected<T> elicit_forms_cannot_be_local_types;
+extern const reflected<T> reflected_object;
 
 // Clang 14 rejects a pointer to a subobject as a template argument unless it is wrapped.
 template <class P>
@@ -53,9 +55,13 @@ inline constexpr bool has_reference_member = []<std::size_t... I>(std::index_seq
            !std::is_const_v<boost::pfr::tuple_element_t<I, T>>) && ...);
 }(std::make_index_sequence<member_count<T>>{});
 
-// A constant that names member I of T; diagnostics that carry it name the member too.
+// A constant that names member I of T; diagnostics that carry it name the member too. A
+// function, not a variable: GCC emits the variables of a type with internal linkage (one in an
+// anonymous namespace) into the object file, and one holding this address would not link.
 template <class T, std::size_t I>
-inline constexpr auto probe_of = member_probe{&boost::pfr::get<I>(elicit_forms_cannot_be_local_types<T>.value)};
+constexpr auto probe_of() noexcept {
+  return member_probe{&boost::pfr::get<I>(reflected_object<T>.value)};
+}
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
@@ -86,7 +92,7 @@ constexpr std::string_view member_name() noexcept {
 #if defined(BOOST_PFR_CORE_NAME_ENABLED) && BOOST_PFR_CORE_NAME_ENABLED
   return boost::pfr::get_name<I, T>();
 #else
-  return last_identifier(signature_of<probe_of<T, I>>::text());
+  return last_identifier(signature_of<probe_of<T, I>()>::text());
 #endif
 }
 

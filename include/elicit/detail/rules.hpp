@@ -239,7 +239,7 @@ constexpr problem member_problem() {
   }
 }
 
-template <class Form, std::size_t I, auto Member = probe_of<Form, I>>
+template <class Form, std::size_t I, auto Member = probe_of<Form, I>()>
 struct member_rules {
   static constexpr problem found = member_problem<Form, I>();
   static constexpr bool ok = found == problem::none;
@@ -287,7 +287,7 @@ struct member_rules {
 };
 
 // Two members with the same wire name: the diagnostic names the second one.
-template <class Form, std::size_t I, auto Member = probe_of<Form, I>>
+template <class Form, std::size_t I, auto Member = probe_of<Form, I>()>
 struct unique_name_rule {
   static_assert(I == static_cast<std::size_t>(-1),
                 "elicit: two properties of this form have the same wire name: rename one member, "

@@ -1,8 +1,8 @@
 // The string formats of the schema, checked on arrival: email, uri, date, date-time.
 //
 // The rules follow the RFCs the formats name (RFC 5321/5322 dot-atom addresses, RFC 3986
-// URIs, RFC 3339 dates and times) as the validators clients really use read them; where elicit
-// is stricter or looser than Ajv's formats, docs/decoding.md says so.
+// URIs, RFC 3339 dates and times); where elicit is stricter or looser than Ajv's formats (the
+// validator of the TypeScript SDK), docs/differential.md lists each case and why.
 #pragma once
 
 #include <chrono>
@@ -82,10 +82,14 @@ constexpr bool is_uri_part(std::string_view s, std::string_view extra) noexcept 
 
 constexpr bool is_ipv6_literal(std::string_view s) noexcept {  // the inside of [...]
   if (s.size() < 2) return false;
-  if (s.front() == 'v' || s.front() == 'V') {  // IPvFuture
+  if (s.front() == 'v' || s.front() == 'V') {  // IPvFuture: "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
     const std::size_t dot = s.find('.');
-    return dot != std::string_view::npos && dot > 1 && dot + 1 < s.size() &&
-           is_uri_part(s.substr(dot + 1), ":");
+    if (dot == std::string_view::npos || dot < 2 || dot + 1 == s.size()) return false;
+    for (char c : s.substr(1, dot - 1))
+      if (!is_hex(c)) return false;
+    for (char c : s.substr(dot + 1))
+      if (!is_unreserved(c) && !is_sub_delim(c) && c != ':') return false;
+    return true;
   }
   int groups = 0;
   bool compressed = false;
@@ -226,7 +230,7 @@ constexpr std::optional<date_time> parse_date_time(std::string_view s) noexcept 
   bool fraction = false;
   if (s[i] == '.') {
     const std::size_t start = ++i;
-    while (i < s.size() && is_digit(s[i])) fraction = fraction || s[i++] != '0';
+    for (; i < s.size() && is_digit(s[i]); ++i) fraction = fraction || s[i] != '0';
     if (i == start) return std::nullopt;
   }
   int offset_minutes = 0;

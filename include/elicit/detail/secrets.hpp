@@ -1,0 +1,89 @@
+// Forms must not ask for credentials (the spec: servers MUST NOT use form mode for passwords,
+// API keys, tokens, card numbers or one-time codes). A field is taken for a credential when
+// the head noun of its name is one: the last word, or the last two, of the member's or the
+// wire name, split at underscores, hyphens, dots, spaces, digits and camelCase humps. So
+// `db_password` and `accessToken` are credentials, and `token_count` or `password_hint` are not.
+#pragma once
+
+#include <elicit/detail/field_spec.hpp>
+#include <elicit/detail/reflection.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace elicit::detail {
+
+constexpr char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr bool is_upper(char c) noexcept { return c >= 'A' && c <= 'Z'; }
+constexpr bool is_lower(char c) noexcept { return c >= 'a' && c <= 'z'; }
+
+constexpr bool equals_lower(std::string_view word, std::string_view lowercase) noexcept {
+  if (word.size() != lowercase.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i)
+    if (lower(word[i]) != lowercase[i]) return false;
+  return true;
+}
+
+// The last `n` words of an identifier, last word last.
+template <std::size_t N>
+constexpr std::array<std::string_view, N> last_words(std::string_view name) noexcept {
+  std::array<std::string_view, N> words{};
+  std::size_t found = 0;
+  std::size_t end = name.size();
+  while (found < N && end > 0) {
+    while (end > 0 && !(is_upper(name[end - 1]) || is_lower(name[end - 1]))) --end;  // separators, digits
+    if (end == 0) break;
+    std::size_t begin = end;
+    if (is_lower(name[begin - 1])) {
+      while (begin > 0 && is_lower(name[begin - 1])) --begin;
+      if (begin > 0 && is_upper(name[begin - 1])) --begin;  // "Token" in accessToken
+    } else {
+      while (begin > 0 && is_upper(name[begin - 1])) --begin;  // an acronym: "API", "PIN"
+    }
+    words[N - 1 - found++] = name.substr(begin, end - begin);
+    end = begin;
+  }
+  return words;
+}
+
+inline constexpr std::string_view credential_words[] = {
+    "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey",
+    "cvv",      "cvc",    "otp",        "pin",      "credential", "credentials",
+};
+inline constexpr std::array<std::string_view, 2> credential_pairs[] = {
+    {"api", "key"},   {"private", "key"}, {"secret", "key"},   {"access", "key"},
+    {"card", "number"}, {"pin", "code"},  {"otp", "code"},     {"security", "code"},
+    {"verification", "code"}, {"auth", "code"},
+};
+
+constexpr bool looks_like_credential(std::string_view name) noexcept {
+  const auto words = last_words<2>(name);
+  for (std::string_view w : credential_words)
+    if (equals_lower(words[1], w)) return true;
+  for (const auto& [first, second] : credential_pairs)
+    if (equals_lower(words[0], first) && equals_lower(words[1], second)) return true;
+  return false;
+}
+
+constexpr bool asks_for_secret(const field_spec& s) noexcept {
+  return !s.not_secret && (looks_like_credential(s.member) || looks_like_credential(s.wire));
+}
+
+template <class Form, std::size_t I, auto Member = probe_of<Form, I>()>
+struct secret_rule {
+  static constexpr bool ok = !asks_for_secret(spec_of<Form, I>);
+  static_assert(ok, "elicit: this field's name says it is a credential (password, API key, token, card number, "
+                    "one-time code...), and forms must never ask for one: send the user to a page of yours in URL "
+                    "mode instead (elicit::url_params). If it is no credential, add elicit::not_secret to it");
+};
+
+// True when no field of the form looks like a credential; otherwise the diagnostic names it.
+template <class Form>
+constexpr bool no_secrets() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    return (secret_rule<Form, I>::ok && ...);
+  }(std::make_index_sequence<member_count<Form>>{});
+}
+
+}  // namespace elicit::detail

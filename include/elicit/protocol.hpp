@@ -1,0 +1,276 @@
+// The protocol messages around a form, for MCP 2025-11-25 and 2026-07-28.
+//
+// 2025-11-25: the server sends `elicitation/create` to the client (form or URL mode) and gets
+// an ElicitResult back; URL mode adds an elicitation id, the -32042 URLElicitationRequiredError
+// and `notifications/elicitation/complete`.
+// 2026-07-28: `tools/call`, `prompts/get` and `resources/read` answer with an
+// InputRequiredResult; the client retries the same request with `inputResponses` under the
+// same keys and the `requestState` echoed back.
+//
+// Every builder returns nlohmann::ordered_json; every message validates against the spec's
+// schema of its version (tests/test_protocol.cpp).
+#pragma once
+
+#include <elicit/decode.hpp>
+#include <elicit/detail/secrets.hpp>
+#include <elicit/schema.hpp>
+#include <elicit/state.hpp>
+#include <elicit/violation.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace elicit {
+
+namespace detail {
+// A form that may be asked: its schema compiles and no field asks for a credential.
+template <class Form>
+constexpr bool askable() {
+  if constexpr (schema_json<Form>.empty()) return false;
+  else return no_secrets<Form>();
+}
+}  // namespace detail
+
+// ---- Form mode ------------------------------------------------------------------------------
+
+// The params of a form-mode `elicitation/create`: {"mode":"form","message":...,"requestedSchema":...}.
+template <class Form>
+[[nodiscard]] nlohmann::ordered_json form_params(std::string_view message) {
+  static_assert(detail::askable<Form>());
+  return {{"mode", "form"}, {"message", message}, {"requestedSchema", schema<Form>()}};
+}
+
+// The request object of an InputRequests map (2026-07-28): {"method":"elicitation/create","params":...}.
+template <class Form>
+[[nodiscard]] nlohmann::ordered_json form_request(std::string_view message) {
+  return {{"method", "elicitation/create"}, {"params", form_params<Form>(message)}};
+}
+
+// A whole JSON-RPC request from server to client (2025-11-25), with the server's request id.
+template <class Form>
+[[nodiscard]] nlohmann::ordered_json elicitation_request(const nlohmann::json& id, std::string_view message) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", form_params<Form>(message)}};
+}
+
+// ---- URL mode ---------------------------------------------------------------------------------
+// For anything sensitive: the user completes the interaction on a page of the server's, which
+// the client opens; nothing typed there passes through the client or the model.
+
+struct url_elicitation {
+  std::string url;             // where the user goes: an absolute URI of the server's
+  std::string message;         // why, in words for the user
+  std::string elicitation_id;  // 2025-11-25 only: the id the completion notification names
+};
+
+// new_elicitation_id(), in state.hpp: a fresh id, 128 random bits from OpenSSL.
+
+// The params of a URL-mode `elicitation/create`. With an elicitation id (2025-11-25):
+// {"mode":"url","elicitationId":...,"url":...,"message":...}; without one, 2026-07-28's shape.
+[[nodiscard]] inline nlohmann::ordered_json url_params(const url_elicitation& e) {
+  if (!detail::is_uri(e.url)) throw std::invalid_argument("elicit::url_params: not an absolute URI: " + e.url);
+  nlohmann::ordered_json params{{"mode", "url"}};
+  if (!e.elicitation_id.empty()) params["elicitationId"] = e.elicitation_id;
+  params["url"] = e.url;
+  params["message"] = e.message;
+  return params;
+}
+
+[[nodiscard]] inline nlohmann::ordered_json url_request(const url_elicitation& e) {
+  return {{"method", "elicitation/create"}, {"params", url_params(e)}};
+}
+
+// JSON-RPC error -32042 (2025-11-25): the request cannot go on until the user completes
+// these URL elicitations.
+[[nodiscard]] inline nlohmann::ordered_json url_required_error(const nlohmann::json& id,
+                                                               const std::vector<url_elicitation>& elicitations,
+                                                               std::string_view message = "User interaction required") {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const url_elicitation& e : elicitations) {
+    if (e.elicitation_id.empty())
+      throw std::invalid_argument("elicit::url_required_error: every URL elicitation needs an elicitation_id");
+    list.push_back(url_params(e));
+  }
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"error", {{"code", -32042}, {"message", message}, {"data", {{"elicitations", list}}}}}};
+}
+
+// notifications/elicitation/complete (2025-11-25): the user finished the URL elicitation.
+[[nodiscard]] inline nlohmann::ordered_json elicitation_complete(std::string_view elicitation_id) {
+  return {{"jsonrpc", "2.0"},
+          {"method", "notifications/elicitation/complete"},
+          {"params", {{"elicitationId", elicitation_id}}}};
+}
+
+// ---- Client capabilities ---------------------------------------------------------------------
+
+// Which elicitation modes a client declared. `"elicitation": {}` means form mode only.
+struct elicitation_modes {
+  bool form = false;
+  bool url = false;
+};
+
+// From a ClientCapabilities object: {"elicitation": {...}, ...}.
+[[nodiscard]] inline elicitation_modes modes_of(const nlohmann::json& capabilities) {
+  elicitation_modes m;
+  if (!capabilities.is_object()) return m;
+  const auto e = capabilities.find("elicitation");
+  if (e == capabilities.end() || !e->is_object()) return m;
+  m.form = e->contains("form") || (!e->contains("url"));  // {} alone is form mode
+  m.url = e->contains("url");
+  return m;
+}
+
+// 2025-11-25: from the params of the client's `initialize` request.
+[[nodiscard]] inline elicitation_modes modes_from_initialize(const nlohmann::json& initialize_params) {
+  if (!initialize_params.is_object() || !initialize_params.contains("capabilities")) return {};
+  return modes_of(initialize_params["capabilities"]);
+}
+
+// 2026-07-28: from the params of any request: _meta["io.modelcontextprotocol/clientCapabilities"].
+// Declared per request; nothing may be inferred from earlier requests.
+[[nodiscard]] inline elicitation_modes modes_from_request(const nlohmann::json& request_params) {
+  if (!request_params.is_object()) return {};
+  const auto meta = request_params.find("_meta");
+  if (meta == request_params.end() || !meta->is_object()) return {};
+  const auto caps = meta->find("io.modelcontextprotocol/clientCapabilities");
+  return caps == meta->end() ? elicitation_modes{} : modes_of(*caps);
+}
+
+// Thrown when a server would ask in a mode the client did not declare.
+class unsupported_mode : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// ---- 2026-07-28: InputRequiredResult ------------------------------------------------------------
+
+// Builds an InputRequiredResult: forms and URL elicitations under keys of the server's choice,
+// other input requests (sampling, roots) as JSON, and the request state.
+//
+//   auto result = elicit::input_required{modes}
+//                     .ask<Address>("address", "Where should the parcel go?")
+//                     .state(elicit::seal(progress, key))
+//                     .result();
+class input_required {
+ public:
+  input_required() = default;  // no check of the client's modes
+  explicit input_required(elicitation_modes client) : client_(client), checked_(true) {}
+
+  template <class Form>
+  input_required& ask(std::string key, std::string_view message) {
+    if (checked_ && !client_.form)
+      throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" + key + "\"");
+    return request(std::move(key), form_request<Form>(message));
+  }
+
+  input_required& ask_url(std::string key, url_elicitation e) {
+    if (checked_ && !client_.url)
+      throw unsupported_mode("elicit: the client did not declare URL-mode elicitation; it cannot be asked \"" + key + "\"");
+    e.elicitation_id.clear();  // 2026-07-28 has no elicitation id
+    return request(std::move(key), url_request(e));
+  }
+
+  // Any other input request, as {"method":...,"params":...}: sampling/createMessage, roots/list.
+  input_required& request(std::string key, nlohmann::ordered_json input_request) {
+    if (key.empty()) throw std::invalid_argument("elicit::input_required: an input request needs a non-empty key");
+    if (!input_request.is_object() || !input_request.contains("method"))
+      throw std::invalid_argument("elicit::input_required: an input request is an object with a \"method\"");
+    if (!requests_.emplace(key, std::move(input_request)).second)
+      throw std::invalid_argument("elicit::input_required: the key \"" + key + "\" is used twice");
+    order_.push_back(std::move(key));
+    return *this;
+  }
+
+  input_required& state(std::string request_state) {
+    state_ = std::move(request_state);
+    return *this;
+  }
+
+  // {"resultType":"input_required","inputRequests":{...},"requestState":"..."}. The spec
+  // requires at least one of the two: a result with neither is refused.
+  [[nodiscard]] nlohmann::ordered_json result() const {
+    if (order_.empty() && !state_)
+      throw std::logic_error("elicit::input_required: give at least one input request or a request state");
+    nlohmann::ordered_json out{{"resultType", "input_required"}};
+    if (!order_.empty()) {
+      nlohmann::ordered_json requests = nlohmann::ordered_json::object();
+      for (const std::string& key : order_) requests[key] = requests_.at(key);
+      out["inputRequests"] = std::move(requests);
+    }
+    if (state_) out["requestState"] = *state_;
+    return out;
+  }
+
+ private:
+  elicitation_modes client_{};
+  bool checked_ = false;
+  std::vector<std::string> order_;
+  std::map<std::string, nlohmann::ordered_json> requests_;
+  std::optional<std::string> state_;
+};
+
+// Reads the retry of a request: `inputResponses` and `requestState` from its params.
+//
+//   elicit::input_responses answers{params};
+//   auto address = answers.get<Address>("address");
+//   switch (address.outcome()) { case elicit::outcome::missing: /* ask again */ ... }
+class input_responses {
+ public:
+  explicit input_responses(const nlohmann::json& request_params, decode_options options = {})
+      : options_(options) {
+    if (!request_params.is_object()) return;
+    if (const auto r = request_params.find("inputResponses"); r != request_params.end() && r->is_object())
+      responses_ = *r;
+    if (const auto s = request_params.find("requestState"); s != request_params.end() && s->is_string())
+      state_ = s->get<std::string>();
+  }
+
+  // True when this is a retry carrying answers or state (not a first call).
+  [[nodiscard]] bool is_retry() const noexcept { return !responses_.empty() || state_.has_value(); }
+  [[nodiscard]] bool has(std::string_view key) const { return responses_.contains(key); }
+  [[nodiscard]] const std::optional<std::string>& request_state() const noexcept { return state_; }
+
+  // The answer under `key`, decoded: accepted, invalid, declined, cancelled, or missing. The
+  // violations' pointers are inside the answer's content ("/postcode").
+  template <class Form>
+  [[nodiscard]] response<Form> get(std::string_view key) const {
+    const auto it = responses_.find(key);
+    if (it == responses_.end())
+      return response<Form>::missing(
+          {"/inputResponses/" + detail::reporter::escape(key), "required",
+           "There is no answer for \"" + std::string(key) + "\"."});
+    return decode<Form>(*it, options_);
+  }
+
+ private:
+  nlohmann::json responses_ = nlohmann::json::object();
+  std::optional<std::string> state_;
+  decode_options options_;
+};
+
+// ---- Errors ------------------------------------------------------------------------------------
+
+// The JSON-RPC error -32602 (invalid params) for an answer that broke the schema, with every
+// violation in `data.violations` as {pointer, keyword, message}.
+[[nodiscard]] inline nlohmann::ordered_json invalid_params_error(const nlohmann::json& id,
+                                                                 const violation_list& violations,
+                                                                 std::string_view question = {}) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const violation& v : violations)
+    list.push_back({{"pointer", v.pointer}, {"keyword", v.keyword}, {"message", v.message}});
+  std::string message = question.empty() ? "Invalid answer" : fmt::format("Invalid answer to \"{}\"", question);
+  if (!violations.empty()) message += fmt::format(": {}", violations);
+  nlohmann::ordered_json data{{"violations", list}};
+  if (!question.empty()) data["inputKey"] = question;
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32602}, {"message", message}, {"data", data}}}};
+}
+
+}  // namespace elicit

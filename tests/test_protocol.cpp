@@ -1,0 +1,257 @@
+// The protocol messages: the spec's own examples reproduced by the builders, the 2026-07-28
+// multi round-trip, client capabilities, sealed state, and the credential rule. Every message
+// built here is also validated against the spec's schema by emit_messages + validate_messages.py.
+#include "../samples/forms.hpp"
+#include "forms.hpp"
+
+#include <elicit/detail/secrets.hpp>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json spec_example(const std::string& relative) {
+  std::ifstream in(std::string(ELICIT_SPEC_DIR) + "/2026-07-28/examples/" + relative);
+  REQUIRE(in.good());
+  return ordered_json::parse(in);
+}
+
+struct GitHub {
+  elicit::field<std::string, elicit::title<"GitHub Username">, elicit::description<"Your GitHub username">> name;
+};
+
+struct Progress {
+  std::string order_id;
+  int step;
+  std::vector<shipping::Country> countries;
+};
+struct OtherState {
+  std::string order_id;
+  int step;
+};
+
+}  // namespace
+
+TEST_CASE("form requests reproduce the spec's ElicitRequest example") {
+  CHECK(elicit::form_request<GitHub>("Please provide your GitHub username") ==
+        spec_example("ElicitRequest/elicitation-request.json"));
+  CHECK(elicit::form_params<forms::SpecMultipleFields>("Please provide your contact information") ==
+        ordered_json::parse(elicit::form_params<forms::SpecMultipleFields>("Please provide your contact information").dump()));
+  const auto request = elicit::elicitation_request<GitHub>(7, "Who are you?");
+  CHECK(request["jsonrpc"] == "2.0");
+  CHECK(request["id"] == 7);
+  CHECK(request["method"] == "elicitation/create");
+  CHECK(request["params"]["mode"] == "form");
+}
+
+TEST_CASE("URL mode: params of both versions, the -32042 error and the completion notification") {
+  CHECK(elicit::url_params({"https://mcp.example.com/ui/set_api_key", "Please provide your API key to continue.", ""}) ==
+        spec_example("ElicitRequestURLParams/elicit-sensitive-data.json"));
+  const std::string id = elicit::new_elicitation_id();
+  CHECK(id.size() == 32);
+  CHECK(id != elicit::new_elicitation_id());
+  const auto with_id = elicit::url_params({"https://a.example/connect", "Connect your account", id});
+  CHECK(with_id["elicitationId"] == id);
+  const auto error = elicit::url_required_error("req-1", {{"https://a.example/connect", "Connect", id}});
+  CHECK(error["error"]["code"] == -32042);
+  CHECK(error["error"]["data"]["elicitations"][0]["elicitationId"] == id);
+  CHECK_THROWS_AS(elicit::url_required_error(1, {{"https://a.example/", "x", ""}}), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::url_params({"not a uri", "x", ""}), std::invalid_argument);
+  CHECK(elicit::elicitation_complete(id) ==
+        ordered_json{{"jsonrpc", "2.0"}, {"method", "notifications/elicitation/complete"}, {"params", {{"elicitationId", id}}}});
+}
+
+TEST_CASE("InputRequiredResult reproduces the spec's examples") {
+  const ordered_json sampling{{"method", "sampling/createMessage"},
+                              {"params",
+                               {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "What is the capital of France?"}}}}}},
+                                {"maxTokens", 100}}}};
+  struct Login {
+    std::string name;
+  };
+  const auto requests = elicit::input_required{}
+                            .ask<Login>("github_login", "Please provide your GitHub username")
+                            .request("capital_of_france", sampling)
+                            .result();
+  CHECK(requests["inputRequests"] == spec_example("InputRequests/elicitation-and-sampling-input-requests.json"));
+
+  auto with_state = elicit::input_required{}
+                        .ask<Login>("github_login", "Please provide your GitHub username")
+                        .request("capital_of_france", sampling)
+                        .state("eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0")
+                        .result();
+  // The spec's example leaves out "mode", which is optional for a form; elicit always says it.
+  CHECK(with_state["inputRequests"]["github_login"]["params"]["mode"] == "form");
+  with_state["inputRequests"]["github_login"]["params"].erase("mode");
+  CHECK(with_state ==
+        spec_example("InputRequiredResult/input-required-result-with-elicitation-and-sampling-and-request-state.json"));
+
+  CHECK(elicit::input_required{}.state("eyJwcm9ncmVzcyI6IjUwJSIsInN0YXRlIjoicHJvY2Vzc2luZyJ9").result() ==
+        spec_example("InputRequiredResult/input-required-result-with-request-state-only.json"));
+}
+
+TEST_CASE("InputRequiredResult refuses what the spec forbids") {
+  CHECK_THROWS_AS(elicit::input_required{}.result(), std::logic_error);  // neither requests nor state
+  elicit::input_required twice;
+  twice.ask<GitHub>("login", "Who?");
+  CHECK_THROWS_AS(twice.ask<GitHub>("login", "Who again?"), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::input_required{}.request("", {{"method", "roots/list"}}), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::input_required{}.request("x", {{"params", {}}}), std::invalid_argument);
+}
+
+TEST_CASE("a server never asks in a mode the client did not declare") {
+  const auto both = elicit::modes_of(spec_example("ClientCapabilities/elicitation-form-and-url-mode-support.json"));
+  CHECK((both.form && both.url));
+  const auto implicit = elicit::modes_of(spec_example("ClientCapabilities/elicitation-form-only-implicit.json"));
+  CHECK((implicit.form && !implicit.url));
+  const auto url_only = elicit::modes_of(json{{"elicitation", {{"url", json::object()}}}});
+  CHECK((!url_only.form && url_only.url));
+  const auto none = elicit::modes_of(json{{"sampling", json::object()}});
+  CHECK((!none.form && !none.url));
+
+  const auto init = elicit::modes_from_initialize(
+      json{{"protocolVersion", "2025-11-25"}, {"capabilities", {{"elicitation", {{"form", json::object()}}}}}});
+  CHECK((init.form && !init.url));
+  const auto per_request = elicit::modes_from_request(
+      json{{"name", "ship"}, {"_meta", {{"io.modelcontextprotocol/clientCapabilities", {{"elicitation", {{"url", json::object()}}}}}}}});
+  CHECK((!per_request.form && per_request.url));
+  CHECK_FALSE(elicit::modes_from_request(json{{"name", "ship"}}).form);
+
+  CHECK_THROWS_AS(elicit::input_required{url_only}.ask<GitHub>("login", "Who?"), elicit::unsupported_mode);
+  CHECK_THROWS_AS(elicit::input_required{implicit}.ask_url("key", {"https://a.example/", "Go", ""}), elicit::unsupported_mode);
+  CHECK_NOTHROW(elicit::input_required{both}.ask<GitHub>("login", "Who?").ask_url("key", {"https://a.example/", "Go", "x"}));
+  // 2026-07-28's URL requests carry no elicitation id, even when one is given.
+  const auto r = elicit::input_required{both}.ask_url("key", {"https://a.example/", "Go", "abc"}).result();
+  CHECK_FALSE(r["inputRequests"]["key"]["params"].contains("elicitationId"));
+}
+
+TEST_CASE("InputResponses: accepted, invalid, declined, cancelled and missing answers") {
+  const auto params = json::parse(R"({
+    "name": "ship",
+    "inputResponses": {
+      "github_login": {"action": "accept", "content": {"name": "octocat"}},
+      "address": {"action": "accept", "content": {"street": "1 High St", "city": "London", "postcode": "X", "country_code": "GB"}},
+      "options": {"action": "decline"},
+      "contact": {"action": "cancel"},
+      "capital_of_france": {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m", "stopReason": "endTurn"}
+    },
+    "requestState": "abc"
+  })");
+  const elicit::input_responses answers(params);
+  CHECK(answers.is_retry());
+  CHECK(answers.request_state() == std::optional<std::string>("abc"));
+  CHECK(answers.get<GitHub>("github_login").outcome() == elicit::outcome::accepted);
+  CHECK(*answers.get<GitHub>("github_login")->name == "octocat");
+  const auto address = answers.get<shipping::DeliveryAddress>("address");
+  CHECK(address.outcome() == elicit::outcome::invalid);
+  CHECK(address.violations()[0].pointer == "/postcode");
+  CHECK(answers.get<shipping::ShipmentOptions>("options").outcome() == elicit::outcome::declined);
+  CHECK(answers.get<shipping::Contact>("contact").outcome() == elicit::outcome::cancelled);
+  const auto missing = answers.get<shipping::Contact>("not_asked");
+  CHECK(missing.outcome() == elicit::outcome::missing);
+  CHECK(missing.violations()[0].keyword == "required");
+  CHECK_THROWS_AS(missing.value(), elicit::bad_answer_access);
+  // A sampling answer under a key that was asked as a form is not an answer to the form.
+  CHECK(answers.get<GitHub>("capital_of_france").outcome() == elicit::outcome::invalid);
+
+  // The spec's InputResponses example.
+  const elicit::input_responses example(
+      json{{"inputResponses", json::parse(spec_example("InputResponses/elicitation-and-sampling-input-responses.json").dump())}});
+  CHECK(example.get<GitHub>("github_login")->name == std::string("octocat"));
+
+  const elicit::input_responses first_call(json{{"name", "ship"}});
+  CHECK_FALSE(first_call.is_retry());
+  CHECK(first_call.get<GitHub>("github_login").outcome() == elicit::outcome::missing);
+}
+
+TEST_CASE("invalid answers become a JSON-RPC -32602 error with the violations in data") {
+  const auto r = elicit::decode<shipping::DeliveryAddress>(
+      R"({"action":"accept","content":{"street":"1 High St","postcode":"X","country_code":"XX"}})");
+  const auto error = elicit::invalid_params_error(12, r.violations(), "address");
+  CHECK(error["id"] == 12);
+  CHECK(error["error"]["code"] == -32602);
+  CHECK(error["error"]["data"]["inputKey"] == "address");
+  REQUIRE(error["error"]["data"]["violations"].size() == 3);
+  CHECK(error["error"]["data"]["violations"][1] ==
+        ordered_json{{"pointer", "/postcode"}, {"keyword", "minLength"},
+                     {"message", "Postcode must be at least 5 characters long; got 1 character."}});
+  CHECK(error["error"]["message"].get<std::string>().starts_with("Invalid answer to \"address\": /city"));
+}
+
+TEST_CASE("sealed state opens with the same key, type and time, and only then") {
+  const auto key = elicit::state_key::generate();
+  const Progress state{"A-17", 2, {shipping::Country::FR, shipping::Country::NL}};
+  const auto now = std::chrono::system_clock::now();
+  const std::string token = elicit::seal(state, key, std::chrono::minutes(10), now);
+  CHECK(token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == std::string::npos);
+  CHECK(token.find("A-17") == std::string::npos);  // sealed, not merely signed: the client cannot read it
+
+  const auto opened = elicit::open<Progress>(token, key, now + std::chrono::minutes(9));
+  REQUIRE(opened);
+  CHECK(opened->order_id == "A-17");
+  CHECK(opened->step == 2);
+  CHECK(opened->countries == state.countries);
+  CHECK(elicit::seal(state, key, std::chrono::minutes(10), now) != token);  // a fresh nonce each time
+
+  const auto expired = elicit::open<Progress>(token, key, now + std::chrono::minutes(11));
+  CHECK(expired.error() == elicit::state_error::expired);
+  CHECK_THROWS_AS(expired.value(), elicit::bad_answer_access);
+  CHECK(elicit::open<Progress>(token, elicit::state_key::generate(), now).error() == elicit::state_error::tampered);
+  CHECK(elicit::open<OtherState>(token, key, now).error() == elicit::state_error::foreign);
+  CHECK(elicit::open<Progress>("", key, now).error() == elicit::state_error::truncated);
+  CHECK(elicit::open<Progress>("not base64!", key, now).error() == elicit::state_error::malformed);
+  CHECK(elicit::open<Progress>(std::string(300'000, 'A'), key, now).error() == elicit::state_error::malformed);
+
+  const auto key_text = key.to_text();
+  CHECK(key_text.size() == 43);
+  CHECK(elicit::open<Progress>(token, elicit::state_key::from_text(key_text), now));
+  CHECK_THROWS_AS(elicit::state_key::from_text("short"), std::invalid_argument);
+}
+
+TEST_CASE("flipping any character of a sealed state, or cutting it, never opens it") {
+  const auto key = elicit::state_key::generate();
+  const auto now = std::chrono::system_clock::now();
+  const std::string token = elicit::seal(Progress{"B-2", 1, {}}, key, std::chrono::minutes(10), now);
+  const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    for (char c : {alphabet[(alphabet.find(token[i]) + 1) % 64], alphabet[(alphabet.find(token[i]) + 33) % 64], '.'}) {
+      std::string altered = token;
+      altered[i] = c;
+      const auto o = elicit::open<Progress>(altered, key, now);
+      INFO("position " << i << " -> " << c);
+      CHECK_FALSE(o);
+      CHECK(o.error().has_value());
+    }
+  }
+  for (std::size_t n = 0; n < token.size(); ++n) {
+    INFO("cut to " << n);
+    CHECK_FALSE(elicit::open<Progress>(token.substr(0, n), key, now));
+  }
+  CHECK_FALSE(elicit::open<Progress>(token + "A", key, now));
+  CHECK_FALSE(elicit::open<Progress>(token + "AAAA", key, now));
+}
+
+TEST_CASE("credential-like field names are recognised by their head noun") {
+  using elicit::detail::looks_like_credential;
+  for (const char* name : {"password", "db_password", "dbPassword", "passwd", "secret", "client_secret", "token",
+                           "accessToken", "access_token", "api_key", "apiKey", "APIKey", "apikey", "private_key",
+                           "card_number", "cardNumber", "cvv", "cvc", "otp", "otp_code", "pin", "PIN", "pin_code",
+                           "ssh-private-key", "verificationCode", "passphrase", "aws_secret_access_key"}) {
+    INFO(name);
+    CHECK(looks_like_credential(name));
+  }
+  for (const char* name : {"token_count", "password_hint", "secretary", "pinned", "spinner", "tokenizer", "keyboard",
+                           "card_holder", "api_version", "pin_position", "number", "optional", "cvv_hint", "name"}) {
+    INFO(name);
+    CHECK_FALSE(looks_like_credential(name));
+  }
+  STATIC_REQUIRE(looks_like_credential("db_password"));
+  STATIC_REQUIRE_FALSE(looks_like_credential("token_count"));
+}
