@@ -1,0 +1,86 @@
+// The plumbing of the sample MCP server: Streamable HTTP on one path, JSON-RPC, the tool and
+// prompt registries, sessions (2025-11-25) and stateless requests (2026-07-28). Nothing here
+// knows a form; server.cpp has the forms and their handlers.
+#pragma once
+
+#include <elicit/elicit.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+using json = nlohmann::ordered_json;
+
+enum class version { v2025_11_25, v2026_07_28 };
+
+// A JSON-RPC error a handler throws: code, message, data.
+struct rpc_error : std::runtime_error {
+  int code;
+  json data;
+  rpc_error(int c, const std::string& message, json d = nullptr) : std::runtime_error(message), code(c), data(std::move(d)) {}
+  // From a whole JSON-RPC error message, e.g. elicit::invalid_params_error(...).
+  static rpc_error from_message(const json& message);
+};
+
+class session;
+
+// One tools/call or prompts/get, as its handler sees it.
+class call {
+ public:
+  call(version v, json params, std::shared_ptr<session> s, std::function<json(json)> ask)
+      : version_(v), params_(std::move(params)), session_(std::move(s)), ask_(std::move(ask)) {}
+
+  [[nodiscard]] version protocol() const noexcept { return version_; }
+  [[nodiscard]] const json& params() const noexcept { return params_; }
+  [[nodiscard]] json arguments() const;
+  // The client's elicitation modes: from initialize (2025-11-25) or from this request (2026-07-28).
+  [[nodiscard]] elicit::elicitation_modes modes() const;
+  // Whether the client declared a capability ("sampling", "roots"), by the same rules.
+  [[nodiscard]] bool declares(const std::string& capability) const;
+  // 2026-07-28: the client's raw answer under `key` (sampling, roots), or null.
+  [[nodiscard]] json raw_response(const std::string& key) const;
+
+  // 2025-11-25: sends `elicitation/create` to the client on this call's SSE stream and waits for
+  // its answer (the ElicitResult). Throws rpc_error on a timeout or an error answer.
+  template <class Form>
+  [[nodiscard]] elicit::response<Form> ask(std::string_view message) const {
+    return elicit::decode<Form>(nlohmann::json(ask_(elicit::form_params<Form>(message))));
+  }
+
+ private:
+  version version_;
+  json params_;
+  std::shared_ptr<session> session_;
+  std::function<json(json)> ask_;
+};
+
+using handler = std::function<json(const call&)>;
+
+// A complete tool result with one text block.
+[[nodiscard]] json text_result(const std::string& text, bool is_error = false);
+// A complete prompt result with one user message.
+[[nodiscard]] json prompt_result(const std::string& description, const std::string& text);
+
+class server {
+ public:
+  server(std::string name, std::string version_text);
+  ~server();
+
+  void tool(std::string name, std::string description, json input_schema, handler h);
+  void prompt(std::string name, std::string description, handler h);
+
+  // Serves http://127.0.0.1:<port>/mcp until the process ends.
+  void listen(int port);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace mcp
