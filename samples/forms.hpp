@@ -31,11 +31,11 @@ struct DeliveryAddress {
 
 // How it travels. The insured value is optional: left blank, the default cover applies.
 struct ShipmentOptions {
-  Country country_code;
-  elicit::field<std::optional<int>, elicit::range<0, 5000>,
+  elicit::field<Country, elicit::title<"Destination country">> country_code;
+  elicit::field<std::optional<int>, elicit::title<"Insured value (GBP)">, elicit::range<0, 5000>,
                 elicit::description<"Leave blank for the default cover of £50.">>
       insured_value_gbp;
-  elicit::field<bool, elicit::default_value<false>> signature_required;
+  elicit::field<bool, elicit::title<"Signature required">, elicit::default_value<false>> signature_required;
 };
 
 // Who to tell when it arrives, and from when.

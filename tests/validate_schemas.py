@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Validates every emitted requestedSchema against the MCP specification's JSON Schema.
 
-Usage: validate_schemas.py SPEC_SCHEMA_JSON EMITTED_JSON
+Usage: validate_schemas.py SPEC_SCHEMA_JSON EMITTED
+EMITTED is a JSON file {"name": schema, ...}, or a directory of <name>.schema.json files (the
+generator's output).
 
 Each emitted schema is wrapped as the `requestedSchema` of ElicitRequestFormParams and
 validated twice with a JSON Schema 2020-12 validator (python3-jsonschema from Debian):
@@ -11,6 +13,7 @@ every primitive schema definition, so that a misspelt or invented keyword is cau
 Schema document in its own right, against the 2020-12 meta-schema.
 """
 import json
+import os
 import sys
 
 from jsonschema import Draft202012Validator
@@ -36,7 +39,11 @@ def validator_for(spec, strict):
 
 def main():
     spec = json.load(open(sys.argv[1]))
-    emitted = json.load(open(sys.argv[2]))
+    if os.path.isdir(sys.argv[2]):
+        emitted = {name[:-len(".schema.json")]: json.load(open(os.path.join(sys.argv[2], name)))
+                   for name in sorted(os.listdir(sys.argv[2])) if name.endswith(".schema.json")}
+    else:
+        emitted = json.load(open(sys.argv[2]))
     if not emitted:
         print("no schemas to validate")
         return 1

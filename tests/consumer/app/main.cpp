@@ -1,13 +1,12 @@
-// Prints the schema of one form; the test compares it with the expected text.
-#include <elicit/elicit.hpp>
+// Prints the schema of one form, and decodes an answer to it; the test compares the output.
+#include "booking.hpp"
 
 #include <iostream>
 
-struct Booking {
-  elicit::field<int, elicit::title<"Guests">, elicit::range<1, 12>> guests;
-  std::optional<std::string> notes;
-};
-
 static_assert(elicit::schema_json<Booking>.size() > 0, "the schema is a compile-time constant");
 
-int main() { std::cout << elicit::schema_json<Booking> << "\n"; }
+int main() {
+  std::cout << elicit::schema_json<Booking> << "\n";
+  const auto answer = elicit::decode<Booking>(R"({"action":"accept","content":{"guests":13}})");
+  std::cout << fmt::format("{}", answer.violations()) << "\n";
+}
