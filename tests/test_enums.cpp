@@ -1,26 +1,14 @@
 // Enums: the five shapes of a choice, as the spec's examples spell them.
 #include "forms.hpp"
+#include "test_support.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <string>
 
-namespace {
-
-template <class Form>
-std::string property_text(std::string_view key) {
-  return elicit::schema<Form>()["properties"][std::string(key)].dump();
-}
-
-nlohmann::ordered_json spec_example(const std::string& relative) {
-  std::ifstream in(std::string(ELICIT_SPEC_DIR) + "/2026-07-28/examples/" + relative);
-  REQUIRE(in.good());
-  return nlohmann::ordered_json::parse(in);
-}
-
-}  // namespace
+using test_support::property_text;
+using test_support::spec_example;
 
 TEST_CASE("the spec's four enum examples are reproduced exactly, key order included") {
   CHECK(property_text<forms::SpecUntitledSingle>("value") ==

@@ -3,25 +3,21 @@
 // built here is also validated against the spec's schema by emit_messages + validate_messages.py.
 #include "../samples/forms.hpp"
 #include "forms.hpp"
+#include "test_support.hpp"
 
 #include <elicit/detail/secrets.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <string>
 
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-namespace {
+using test_support::spec_example;
 
-ordered_json spec_example(const std::string& relative) {
-  std::ifstream in(std::string(ELICIT_SPEC_DIR) + "/2026-07-28/examples/" + relative);
-  REQUIRE(in.good());
-  return ordered_json::parse(in);
-}
+namespace {
 
 struct GitHub {
   elicit::field<std::string, elicit::title<"GitHub Username">, elicit::description<"Your GitHub username">> name;

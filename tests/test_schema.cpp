@@ -1,14 +1,17 @@
 // The requestedSchema of every field type and annotation, as exact text, and the spec's own
 // examples reproduced.
 #include "forms.hpp"
+#include "test_support.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <string>
 
 using namespace std::string_view_literals;
+
+using test_support::property_text;
+using test_support::spec_example;
 
 namespace {
 
@@ -20,19 +23,6 @@ static_assert(elicit::schema_json<forms::Plain>.starts_with(R"({"type":"object",
 template <class Form>
 nlohmann::json property(std::string_view key) {
   return nlohmann::json::parse(elicit::schema_json<Form>)["properties"][std::string(key)];
-}
-
-// A property's text, in the order the schema writes it.
-template <class Form>
-std::string property_text(std::string_view key) {
-  return elicit::schema<Form>()["properties"][std::string(key)].dump();
-}
-
-// The spec's example files, keys in the order the file has them.
-nlohmann::ordered_json spec_example(const std::string& relative) {
-  std::ifstream in(std::string(ELICIT_SPEC_DIR) + "/2026-07-28/examples/" + relative);
-  REQUIRE(in.good());
-  return nlohmann::ordered_json::parse(in);
 }
 
 }  // namespace
