@@ -400,6 +400,16 @@ TEST_CASE("to_content then decode gives back the same value, for every form") {
   REQUIRE(sback.accepted());
   CHECK(elicit::to_content(*sback) == sc);
 
+  // The seed's other forms.
+  const shipping::DeliveryAddress address{{"1 High St"}, {"London"}, {"SW1A 1AA"}, {shipping::Country::NL}};
+  const auto address_back = elicit::decode_content<shipping::DeliveryAddress>(json::parse(elicit::to_content(address).dump()));
+  REQUIRE(address_back);
+  CHECK(boost::pfr::eq(*address_back, address));
+  const shipping::Contact contact{{"Ada"}, {elicit::email("ada@example.com")}, {year_month_day{year{2026}, December, day{1}}}};
+  const auto contact_back = elicit::decode_content<shipping::Contact>(json::parse(elicit::to_content(contact).dump()));
+  REQUIRE(contact_back);
+  CHECK(boost::pfr::eq(*contact_back, contact));
+
   forms::Choices bad = c;
   bad.priority = forms::Priority::low;  // not offered
   CHECK_THROWS_AS(elicit::to_content(bad), std::invalid_argument);
