@@ -28,21 +28,28 @@ constexpr std::int64_t underlying(E e) noexcept {
 inline constexpr int reflected_min = -128;
 inline constexpr int reflected_max = 127;
 
+// The signature of a function templated on a value of the enum, as an array whose size is
+// known at compile time (no strlen over it: this runs 256 times per enum).
 template <auto V>
 struct enumerator_signature {
-  static constexpr const char* text() noexcept { return __PRETTY_FUNCTION__; }
+  static constexpr auto& text() noexcept { return __PRETTY_FUNCTION__; }
 };
 
-// "... [with auto V = ns::Color::red]" (GCC) or "... [V = ns::Color::red]" (Clang) for an
-// enumerator; "(ns::Color)3" for a value that names none.
-constexpr std::string_view enumerator_name_in(std::string_view text) noexcept {
-  const std::size_t end = text.rfind(']');
-  const std::size_t start = text.rfind("= ", end);
-  if (end == std::string_view::npos || start == std::string_view::npos) return {};
-  const std::string_view value = text.substr(start + 2, end - start - 2);
-  if (value.empty() || value.front() == '(') return {};
-  const std::size_t colon = value.rfind(':');
-  return colon == std::string_view::npos ? value : value.substr(colon + 1);
+constexpr bool is_name_char(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// The signature ends "= ns::Color::red]" (GCC: "[with auto V = ...]", Clang: "[V = ...]") for
+// an enumerator, and "(ns::Color)3]" or "(ns::Color)-3]" for a value that names none: the
+// name is the identifier before the final ']', unless a cast or a number stands there.
+constexpr std::string_view enumerator_name_in(const char* text, std::size_t size) noexcept {
+  if (size < 2 || text[size - 1] != ']') return {};
+  const std::size_t end = size - 1;
+  std::size_t begin = end;
+  while (begin > 0 && is_name_char(text[begin - 1])) --begin;
+  if (begin == end || begin == 0 || text[begin - 1] == ')' || text[begin - 1] == '-') return {};
+  if (text[begin] >= '0' && text[begin] <= '9') return {};
+  return {text + begin, end - begin};
 }
 
 template <class E, int V>
@@ -54,7 +61,8 @@ constexpr std::string_view name_of_value() noexcept {
                        V > static_cast<long long>(std::numeric_limits<U>::max())) {
     return {};
   } else {
-    return enumerator_name_in(enumerator_signature<static_cast<E>(V)>::text());
+    constexpr auto& text = enumerator_signature<static_cast<E>(V)>::text();
+    return enumerator_name_in(text, sizeof(text) - 1);
   }
 }
 
