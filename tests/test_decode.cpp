@@ -414,3 +414,52 @@ TEST_CASE("to_content then decode gives back the same value, for every form") {
   bad.priority = forms::Priority::low;  // not offered
   CHECK_THROWS_AS(elicit::to_content(bad), std::invalid_argument);
 }
+
+namespace {
+struct Dated {
+  elicit::field<std::chrono::year_month_day, elicit::default_value<"2024-02-29">> day;
+  elicit::field<std::chrono::sys_seconds, elicit::default_value<"2025-01-31T10:30:00+01:00">> moment;
+};
+struct Rounded {
+  elicit::field<float, elicit::maximum<0.1>> ratio;
+};
+enum class Topping { cheese, ham, olives };
+struct Pizza {
+  elicit::field<std::set<Topping>, elicit::items<2, 3>> toppings;
+};
+}  // namespace
+
+TEST_CASE("date fields start from their defaults, and decode to them when absent") {
+  const Dated d;
+  CHECK(*d.day == year_month_day{year{2024}, February, day{29}});
+  CHECK(*d.moment == sys_days{year_month_day{year{2025}, January, day{31}}} + hours{9} + minutes{30});
+  const auto decoded = elicit::decode_content<Dated>(json::object());
+  REQUIRE(decoded);
+  CHECK(*decoded->day == *d.day);
+  CHECK(*decoded->moment == *d.moment);
+  CHECK(elicit::to_content(d) == nlohmann::ordered_json{{"day", "2024-02-29"}, {"moment", "2025-01-31T09:30:00Z"}});
+}
+
+TEST_CASE("a float's bounds hold for the value it holds, after rounding") {
+  // 0.1 rounds up to 0.100000001 as a float, past maximum 0.1: refused, so that what is
+  // accepted always decodes again from its own to_content.
+  CHECK(broken<Rounded>(json{{"ratio", 0.1}}) == strings{"/ratio maximum"});
+  CHECK(broken<Rounded>(json{{"ratio", 0.05}}).empty());
+}
+
+TEST_CASE("repeated choices do not make up a set's minimum") {
+  CHECK(broken<Pizza>(json{{"toppings", {"ham", "ham"}}}) == strings{"/toppings minItems"});
+  CHECK(broken<Pizza>(json{{"toppings", {"ham", "olives", "ham"}}}).empty());
+}
+
+TEST_CASE("parse errors are reported in text that is always valid UTF-8") {
+  const auto r = elicit::decode<shipping::DeliveryAddress>("{\"action\":\"accept\",\"content\":{\"city\":\"\xff\"}}");
+  REQUIRE(r.violations().size() == 1);
+  CHECK(r.violations()[0].message == "The answer is not valid JSON (at byte 39).");
+  CHECK_NOTHROW(elicit::invalid_params_error(1, r.violations()).dump());
+  json bad_key = valid_plain();
+  bad_key[std::string("\xff")] = 1;
+  const auto strict = elicit::decode_content<forms::Plain>(bad_key, {.strict = true});
+  REQUIRE(strict.violations().size() == 1);
+  CHECK_NOTHROW(elicit::invalid_params_error(1, strict.violations()).dump());
+}

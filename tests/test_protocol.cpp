@@ -205,6 +205,14 @@ TEST_CASE("sealed state opens with the same key, type and time, and only then") 
   CHECK(elicit::open<Progress>("not base64!", key, now).error() == elicit::state_error::malformed);
   CHECK(elicit::open<Progress>(std::string(300'000, 'A'), key, now).error() == elicit::state_error::malformed);
 
+  // A state that would not open again is refused when sealed; a long life does not overflow.
+  struct Bounded {
+    elicit::field<int, elicit::range<1, 3>> step;
+  };
+  CHECK_THROWS_AS(elicit::seal(Bounded{{4}}, key), std::invalid_argument);
+  const auto forever = elicit::seal(Bounded{{2}}, key, std::chrono::seconds::max(), now);
+  CHECK(elicit::open<Bounded>(forever, key, now + std::chrono::hours(24 * 365 * 100)));
+
   const auto key_text = key.to_text();
   CHECK(key_text.size() == 43);
   CHECK(elicit::open<Progress>(token, elicit::state_key::from_text(key_text), now));
@@ -239,7 +247,8 @@ TEST_CASE("credential-like field names are recognised by their head noun") {
   for (const char* name : {"password", "db_password", "dbPassword", "passwd", "secret", "client_secret", "token",
                            "accessToken", "access_token", "api_key", "apiKey", "APIKey", "apikey", "private_key",
                            "card_number", "cardNumber", "cvv", "cvc", "otp", "otp_code", "pin", "PIN", "pin_code",
-                           "ssh-private-key", "verificationCode", "passphrase", "aws_secret_access_key"}) {
+                           "ssh-private-key", "verificationCode", "passphrase", "aws_secret_access_key",
+                           "password_confirmation", "pin_number", "one_time_code", "totp", "mfaCode"}) {
     INFO(name);
     CHECK(looks_like_credential(name));
   }

@@ -170,12 +170,18 @@ inline std::optional<nlohmann::json> parse_answer(std::string_view text, const d
                                               std::to_string(options.max_depth) + " levels deep."});
     return std::nullopt;
   }
+  // The parser's own messages quote the bytes it stopped at, which need not be UTF-8; the
+  // message says where instead, so that it can always be sent on as JSON.
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    violations.push_back({"", "json", std::string("The answer is not valid JSON: ") + e.what()});
-    return std::nullopt;
+  } catch (const nlohmann::json::parse_error& e) {
+    violations.push_back({"", "json", "The answer is not valid JSON (at byte " + std::to_string(e.byte) + ")."});
+  } catch (const nlohmann::json::out_of_range&) {
+    violations.push_back({"", "json", "The answer holds a number too large to read."});
+  } catch (const nlohmann::json::exception&) {
+    violations.push_back({"", "json", "The answer is not valid JSON."});
   }
+  return std::nullopt;
 }
 
 }  // namespace detail
@@ -212,9 +218,11 @@ template <class Form>
     for (const auto& [key, value] : content.items()) {
       bool known = false;
       for (const detail::field_spec& s : detail::form_spec<Form>) known = known || s.wire == key;
-      if (!known)
-        violations.push_back({"/" + detail::reporter::escape(key), "additionalProperties",
-                              "\"" + key + "\" is not a field of this form."});
+      if (known) continue;
+      // A key of JSON built in the program, not parsed, may not be UTF-8: never quote it then.
+      const std::string shown = detail::is_utf8(key) ? key : "(a key that is not UTF-8)";
+      violations.push_back({detail::is_utf8(key) ? "/" + detail::reporter::escape(key) : "", "additionalProperties",
+                            "\"" + shown + "\" is not a field of this form."});
     }
   }
   if (!violations.empty()) return decoded<Form>(std::move(violations));

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <elicit/annotations.hpp>
+#include <elicit/detail/text_formats.hpp>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +44,12 @@ constexpr T initial_value() {
     }
   } else if constexpr (std::is_constructible_v<value, std::string_view>) {
     if (spec.def.kind == default_spec::kind_t::text) return T(value(spec.def.text));
+  } else if constexpr (std::is_same_v<value, std::chrono::year_month_day>) {
+    if (spec.def.kind == default_spec::kind_t::text)
+      if (const auto date = parse_date(spec.def.text)) return T(*date);  // checked by the rules
+  } else if constexpr (std::is_same_v<value, std::chrono::sys_seconds>) {
+    if (spec.def.kind == default_spec::kind_t::text)
+      if (const auto t = parse_date_time(spec.def.text)) return T(t->instant);
   } else if constexpr (std::is_enum_v<value>) {
     if (spec.def.kind == default_spec::kind_t::enumerators && spec.def.enumerator_count == 1)
       return T(static_cast<value>(spec.def.enumerators[0]));

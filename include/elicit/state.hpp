@@ -19,11 +19,13 @@
 #include <elicit/detail/enum_reflection.hpp>
 #include <elicit/schema.hpp>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -204,10 +206,18 @@ template <class State>
                                std::chrono::seconds time_to_live = std::chrono::minutes(15),
                                std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) {
   using namespace detail;
-  const std::string content = to_content(state).dump();
+  const auto json = to_content(state);
+  // A state that would not open again (a bound it breaks, text that is not UTF-8) is refused here.
+  if (const decoded<State> check = decode_content<State>(nlohmann::json::parse(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+      !check)
+    throw std::invalid_argument(fmt::format("elicit::seal: the state breaks its own rules: {}", check.violations()));
+  const std::string content = json.dump();
   if (content.size() > max_state_bytes)
     throw std::length_error("elicit::seal: the state is " + std::to_string(content.size()) + " bytes of JSON, more than 48 KiB");
-  const auto expiry = std::chrono::duration_cast<std::chrono::seconds>((now + time_to_live).time_since_epoch()).count();
+  // In seconds, saturated: a time to live of years must not overflow the clock's nanoseconds.
+  const std::int64_t now_seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+  const std::int64_t ttl = std::clamp<std::int64_t>(time_to_live.count(), 0, std::int64_t{1} << 40);
+  const std::int64_t expiry = now_seconds + ttl;
   std::vector<unsigned char> plain(expiry_bytes + content.size());
   for (std::size_t i = 0; i < expiry_bytes; ++i)
     plain[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(expiry) >> (8 * (expiry_bytes - 1 - i)));

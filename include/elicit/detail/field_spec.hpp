@@ -46,10 +46,12 @@ enum fits : unsigned {
   fits_arrays = 1u << 2,
   fits_single_select = 1u << 3,
   fits_booleans = 1u << 4,
+  fits_dates = 1u << 5,
   fits_any = 0xFFu,
 };
 
-constexpr unsigned fit_of(value_type t) noexcept {
+constexpr unsigned fit_of(value_type t, format f = format::none) noexcept {
+  if (f == format::date || f == format::date_time) return fits_dates;  // their format fixes their length
   switch (t) {
     case value_type::integer:
     case value_type::number: return fits_numbers;

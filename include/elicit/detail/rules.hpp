@@ -12,6 +12,7 @@
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/reflection.hpp>
+#include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/value_traits.hpp>
 #include <elicit/field.hpp>
 
@@ -47,6 +48,7 @@ enum class problem : unsigned char {
   not_an_annotation,
   numeric_misfit,
   length_misfit,
+  length_on_date,
   items_misfit,
   legacy_names_misfit,
   repeated_annotation,
@@ -62,6 +64,7 @@ enum class problem : unsigned char {
   default_not_whole,
   default_out_of_range,
   default_out_of_length,
+  default_format,
   // the choices of a select
   enum_not_reflectable,
   empty_options,
@@ -129,13 +132,15 @@ struct annotation_rules<field<T, A...>> {
     if constexpr (!(is_annotation<A> && ...)) {
       return problem::not_an_annotation;
     } else {
-      const unsigned fit = fit_of(value_traits<without_optional_t<T>>::type);
+      using traits = value_traits<without_optional_t<T>>;
+      const unsigned fit = fit_of(traits::type, traits::fmt);
       const unsigned all_slots = (0u | ... | A::slots);
       const unsigned slot_count = (0u + ... + static_cast<unsigned>(std::popcount(A::slots)));
       for (const auto& [fits, slots] : {std::pair{A::fits, A::slots}...}) {
         if ((fits & fit) != 0) continue;
         if ((slots & (slot_minimum | slot_maximum)) != 0) return problem::numeric_misfit;
-        if ((slots & (slot_min_length | slot_max_length)) != 0) return problem::length_misfit;
+        if ((slots & (slot_min_length | slot_max_length)) != 0)
+          return fit == fits_dates ? problem::length_on_date : problem::length_misfit;
         if ((slots & (slot_min_items | slot_max_items)) != 0) return problem::items_misfit;
         return problem::legacy_names_misfit;
       }
@@ -148,6 +153,20 @@ struct annotation_rules<field<T, A...>> {
 
 constexpr bool within(const number& v, const std::optional<number>& lo, const std::optional<number>& hi) {
   return (!lo || compare(v, *lo) >= 0) && (!hi || compare(v, *hi) <= 0);
+}
+
+// A string default must be what the decoder would accept for the field's format.
+constexpr bool default_has_its_format(format f, std::string_view text) {
+  switch (f) {
+    case format::email: return is_email(text);
+    case format::uri: return is_uri(text);
+    case format::date: return parse_date(text).has_value();
+    case format::date_time: {
+      const auto t = parse_date_time(text);
+      return t.has_value() && !t->has_fraction;  // the field holds whole seconds
+    }
+    default: return true;
+  }
 }
 
 constexpr problem options_problem(const field_spec& s) {
@@ -212,13 +231,17 @@ constexpr problem value_problem(const field_spec& s) {
       if (d.kind != kind::number) return problem::default_type_mismatch;
       if (!d.num.is_finite()) return problem::bound_not_finite;
       if (s.type == value_type::integer && !d.num.is_whole()) return problem::default_not_whole;
+      if constexpr (requires { Traits::type_min; }) {
+        if (!within(d.num, Traits::type_min, Traits::type_max)) return problem::default_out_of_range;
+      }
       return within(d.num, s.minimum, s.maximum) ? problem::none : problem::default_out_of_range;
     case value_type::string: {
       if (d.kind != kind::text) return problem::default_type_mismatch;
       const std::size_t n = code_points(d.text);
       if (n == invalid_utf8) return problem::text_not_utf8;
       const bool fits = (!s.min_length || n >= *s.min_length) && (!s.max_length || n <= *s.max_length);
-      return fits ? problem::none : problem::default_out_of_length;
+      if (!fits) return problem::default_out_of_length;
+      return default_has_its_format(s.fmt, d.text) ? problem::none : problem::default_format;
     }
     default: return select_default_problem(s);
   }
@@ -261,6 +284,7 @@ struct member_rules {
   static_assert(found != problem::length_misfit, "elicit: length, min_length and max_length apply to string fields only: use range, minimum or maximum on a number");
   static_assert(found != problem::items_misfit, "elicit: items, min_items and max_items apply to multi-select fields only (std::vector<Enum> or std::set<Enum>)");
   static_assert(found != problem::legacy_names_misfit, "elicit: legacy_enum_names applies to single-select enum fields only: a multi-select is titled through its options");
+  static_assert(found != problem::length_on_date, "elicit: length, min_length and max_length do not apply to date and date-time fields: their format fixes their shape");
   static_assert(found != problem::repeated_annotation, "elicit: the same annotation is given twice (range also sets minimum and maximum; length sets min_length and max_length): keep one");
   static_assert(found != problem::many_defaults, "elicit: default_value takes exactly one value on this field (several enumerators only on a multi-select)");
   static_assert(found != problem::text_not_utf8, "elicit: title, description, name and string defaults must be valid UTF-8");
@@ -272,6 +296,7 @@ struct member_rules {
   static_assert(found != problem::default_type_mismatch, "elicit: the default's type does not match the field: a bool field takes true or false, a number field a number, a string field a string literal, an enum field enumerators of its own enum");
   static_assert(found != problem::default_not_whole, "elicit: an integer field's default must be a whole number");
   static_assert(found != problem::default_out_of_range, "elicit: the default lies outside the field's own minimum and maximum (or its C++ type's range): change the default or the range");
+  static_assert(found != problem::default_format, "elicit: the default does not have the field's format (an e-mail address, an absolute URI, a real YYYY-MM-DD date, an RFC 3339 date-time in whole seconds): fix the default");
   static_assert(found != problem::default_out_of_length, "elicit: the default's length (in code points) lies outside the field's own min_length and max_length: change the default or the length");
   static_assert(found != problem::enum_not_reflectable, "elicit: this enum has no enumerator in [-128, 127] that elicit can name: list its choices with a constexpr elicit_options(E) function in the enum's namespace");
   static_assert(found != problem::empty_options, "elicit: elicit_options returns no option: offer at least one choice");

@@ -49,12 +49,13 @@ constexpr std::array<std::string_view, N> last_words(std::string_view name) noex
 
 inline constexpr std::string_view credential_words[] = {
     "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey",
-    "cvv",      "cvc",    "otp",        "pin",      "credential", "credentials",
+    "cvv",      "cvc",    "otp",        "totp",     "hotp",       "pin",   "credential", "credentials",
 };
 inline constexpr std::array<std::string_view, 2> credential_pairs[] = {
     {"api", "key"},   {"private", "key"}, {"secret", "key"},   {"access", "key"},
     {"card", "number"}, {"pin", "code"},  {"otp", "code"},     {"security", "code"},
-    {"verification", "code"}, {"auth", "code"},
+    {"verification", "code"}, {"auth", "code"}, {"mfa", "code"},  {"time", "code"},  // one_time_code
+    {"pin", "number"},  {"password", "confirmation"}, {"password", "confirm"},
 };
 
 constexpr bool looks_like_credential(std::string_view name) noexcept {

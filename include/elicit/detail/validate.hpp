@@ -143,10 +143,16 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     if (!n) return report_type(r, s, "a number", j);
     const double d = n->as_double();
     const std::size_t before = r.out.size();
-    if (std::abs(d) > static_cast<double>(std::numeric_limits<V>::max()))
+    if (std::abs(d) > static_cast<double>(std::numeric_limits<V>::max())) {
       r(d < 0 ? "minimum" : "maximum", label_of(s) + " is too large for this field; got " + number_text(*n) + ".");
-    else
+    } else if constexpr (std::is_same_v<V, double>) {
       check_bounds(s, *n, r);
+    } else {
+      // The bounds hold for the value the field will hold, after rounding to its type.
+      const double held = static_cast<double>(static_cast<V>(d));
+      if (held == d) check_bounds(s, *n, r);
+      else check_bounds(s, number{held}, r);
+    }
     if (r.out.size() == before) out = static_cast<V>(d);
   } else if constexpr (std::is_same_v<V, std::string> || std::is_same_v<V, email> || std::is_same_v<V, uri>) {
     if (!j.is_string()) return report_type(r, s, "text", j);
@@ -182,6 +188,10 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     for (std::size_t i = 0; i < j.size(); ++i) {
       if (const auto e = read_choice<E>(j[i], s, r.at(std::to_string(i)))) selected.insert(selected.end(), *e);
     }
+    // A std::set keeps each choice once: repeats must not make up the minimum.
+    if (r.out.size() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)
+      r("minItems", "Pick at least " + std::to_string(*s.min_items) + " different choices for " + label_of(s) +
+                        "; got " + std::to_string(selected.size()) + ".");
     if (r.out.size() == before) out = std::move(selected);
   } else {
     static_assert(sizeof(V) == 0, "elicit: no reader for this field type");

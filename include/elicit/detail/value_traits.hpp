@@ -55,7 +55,12 @@ struct value_traits<T> : simple_traits<value_type::integer> {
 };
 
 template <>
-struct value_traits<float> : simple_traits<value_type::number> {};
+struct value_traits<float> : simple_traits<value_type::number> {
+  // What a float holds; not stated in the schema (a client would not expect it), but bounds
+  // and defaults must lie within it, and answers beyond it are refused.
+  static constexpr number type_min = -std::numeric_limits<float>::max();
+  static constexpr number type_max = std::numeric_limits<float>::max();
+};
 template <>
 struct value_traits<double> : simple_traits<value_type::number> {};
 template <>
