@@ -87,11 +87,22 @@ test_all() {
   phase "all test runs passed"
 }
 
+# Not part of the two commands: the benchmarks of docs/performance.md (about 30 minutes on 2 cores).
+bench() {
+  PACKAGES+=(libbenchmark-dev time)
+  install_missing
+  configure_and_build bench -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++-12 -DELICIT_BENCHMARKS=ON \
+    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_DIFFERENTIAL_TESTS=OFF -DELICIT_PEER_TESTS=OFF
+  phase "bench: run time, then compile time, memory and binary size"
+  cmake --build build/bench --target bench
+}
+
 case "${1:-}" in
   sample) sample ;;
   test) test_all ;;
+  bench) bench ;;
   *)
-    echo "usage: $0 sample|test" >&2
+    echo "usage: $0 sample|test|bench" >&2
     exit 2
     ;;
 esac

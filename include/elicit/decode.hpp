@@ -80,7 +80,8 @@ class decoded {
   }
   const T& operator*() const& { return value(); }
   const T* operator->() const { return &value(); }
-  [[nodiscard]] const violation_list& violations() const noexcept { return violations_; }
+  [[nodiscard]] const violation_list& violations() const& noexcept { return violations_; }
+  [[nodiscard]] violation_list violations() && noexcept { return std::move(violations_); }
 
  private:
   std::optional<T> value_;
@@ -201,7 +202,7 @@ template <class Form>
         [&] {
           const detail::field_spec& s = detail::spec_of<Form, I>;
           auto& target = detail::value_of(boost::pfr::get<I>(form));
-          const detail::reporter at{violations, "/" + detail::reporter::escape(s.wire)};
+          const detail::reporter at{violations, s.wire};
           if (const auto it = content.find(s.wire); it != content.end()) {
             detail::read_value(*it, s, target, at);
           } else if (s.has_default()) {
@@ -243,15 +244,17 @@ template <class Form>
   const auto a = result.find("action");
   if (a == result.end())
     return malformed("/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)");
-  if (*a == "decline") return response<Form>(action::decline, std::nullopt, {});
-  if (*a == "cancel") return response<Form>(action::cancel, std::nullopt, {});
-  if (*a != "accept")
+  const std::string* name = a->get_ptr<const std::string*>();
+  const std::string_view said = name != nullptr ? std::string_view(*name) : std::string_view();
+  if (said == "decline") return response<Form>(action::decline, std::nullopt, {});
+  if (said == "cancel") return response<Form>(action::cancel, std::nullopt, {});
+  if (name == nullptr || said != "accept")
     return malformed("/action", "enum",
                      R"(The action must be "accept", "decline" or "cancel"; got )" + detail::describe(*a) + ".");
   const auto content = result.find("content");
   static const nlohmann::json empty = nlohmann::json::object();
   decoded<Form> d = decode_content<Form>(content == result.end() ? empty : *content, options);
-  if (!d) return response<Form>(action::accept, std::nullopt, d.violations());
+  if (!d) return response<Form>(action::accept, std::nullopt, std::move(d).violations());
   return response<Form>(action::accept, std::move(d).value(), {});
 }
 

@@ -30,8 +30,11 @@ struct is_optional<std::optional<T>> : std::true_type {};
 // The value a field starts from: its default when it has one of a type that takes it as is.
 template <class T, class... A>
 constexpr T initial_value() {
-  field_spec spec;
-  apply_annotations<A...>(spec);
+  constexpr field_spec spec = [] {  // at compile time: a field is built often, at run time
+    field_spec s;
+    apply_annotations<A...>(s);
+    return s;
+  }();
   using value = typename std::conditional_t<is_optional<T>::value, T, std::optional<T>>::value_type;
   if constexpr (std::is_same_v<value, bool>) {
     if (spec.def.kind == default_spec::kind_t::boolean) return T(spec.def.boolean);

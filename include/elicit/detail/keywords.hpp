@@ -216,21 +216,21 @@ inline std::string characters(std::size_t n) {
 // minLength / maxLength, in code points.
 template <class Report>
 void check_length(const field_spec& s, std::size_t code_point_count, Report&& report) {
-  const std::string got = " long; got " + characters(code_point_count) + ".";
+  auto got = [&] { return " long; got " + characters(code_point_count) + "."; };  // only when reported
   if (s.min_length && code_point_count < *s.min_length)
-    report("minLength", label_of(s) + " must be at least " + characters(*s.min_length) + got);
+    report("minLength", label_of(s) + " must be at least " + characters(*s.min_length) + got());
   if (s.max_length && code_point_count > *s.max_length)
-    report("maxLength", label_of(s) + " must be at most " + characters(*s.max_length) + got);
+    report("maxLength", label_of(s) + " must be at most " + characters(*s.max_length) + got());
 }
 
 // minItems / maxItems of a multi-select.
 template <class Report>
 void check_items(const field_spec& s, std::size_t count, Report&& report) {
-  const std::string got = "; got " + std::to_string(count) + ".";
+  auto got = [&] { return "; got " + std::to_string(count) + "."; };  // only when reported
   if (s.min_items && count < *s.min_items)
-    report("minItems", "Pick at least " + std::to_string(*s.min_items) + " for " + label_of(s) + got);
+    report("minItems", "Pick at least " + std::to_string(*s.min_items) + " for " + label_of(s) + got());
   if (s.max_items && count > *s.max_items)
-    report("maxItems", "Pick at most " + std::to_string(*s.max_items) + " for " + label_of(s) + got);
+    report("maxItems", "Pick at most " + std::to_string(*s.max_items) + " for " + label_of(s) + got());
 }
 
 // enum / oneOf / items: the choice whose wire value this is, never matched by title.

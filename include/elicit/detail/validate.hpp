@@ -26,15 +26,22 @@
 
 namespace elicit::detail {
 
-// Where violations of one value go: its JSON Pointer, and the list of the whole answer.
+// Where violations of one value go: the list of the whole answer, and the value's place in
+// it (a field, or an item of a multi-select field). The JSON Pointer is built only when a
+// violation is reported: a valid answer pays nothing for it.
 struct reporter {
   violation_list& out;
-  std::string pointer;
+  std::string_view field;
+  std::size_t item = no_item;
+
+  static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
 
   void operator()(std::string_view keyword, std::string message) const {
-    out.push_back({pointer, std::string(keyword), std::move(message)});
+    std::string pointer = "/" + escape(field);
+    if (item != no_item) pointer += "/" + std::to_string(item);
+    out.push_back({std::move(pointer), std::string(keyword), std::move(message)});
   }
-  [[nodiscard]] reporter at(std::string_view token) const { return {out, pointer + "/" + escape(token)}; }
+  [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index}; }
 
   // JSON Pointer escaping: "~" is "~0" and "/" is "~1".
   static std::string escape(std::string_view token) {
@@ -186,7 +193,7 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     check_items(s, j.size(), r);
     V selected;
     for (std::size_t i = 0; i < j.size(); ++i) {
-      if (const auto e = read_choice<E>(j[i], s, r.at(std::to_string(i)))) selected.insert(selected.end(), *e);
+      if (const auto e = read_choice<E>(j[i], s, r.at(i))) selected.insert(selected.end(), *e);
     }
     // A std::set keeps each choice once: repeats must not make up the minimum.
     if (r.out.size() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)
