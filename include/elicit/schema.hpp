@@ -44,10 +44,12 @@ constexpr std::string_view checked_schema() {
 template <class Form>
 inline constexpr std::string_view schema_json = detail::checked_schema<Form>();
 
-// The same schema as a JSON value, keys in the order the text has them.
+// The same schema as a JSON value, keys in the order the text has them. Parsed once, on first
+// use; each call returns a copy.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json schema() {
-  return nlohmann::ordered_json::parse(schema_json<Form>);
+  static const nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(schema_json<Form>);
+  return parsed;
 }
 
 }  // namespace elicit
