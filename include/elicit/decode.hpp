@@ -197,14 +197,16 @@ template <class Form>
     return decoded<Form>(std::move(violations));
   }
   Form form{};
+  // The object's own map: a heterogeneous lookup by the wire name, without building a key.
+  const auto& members = content.get_ref<const nlohmann::json::object_t&>();
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
           const detail::field_spec& s = detail::spec_of<Form, I>;
           auto& target = detail::value_of(boost::pfr::get<I>(form));
           const detail::reporter at{violations, s.wire};
-          if (const auto it = content.find(s.wire); it != content.end()) {
-            detail::read_value(*it, s, target, at);
+          if (const auto it = members.find(s.wire); it != members.end()) {
+            detail::read_value(it->second, s, target, at);
           } else if (s.has_default()) {
             detail::read_value(detail::default_json(s), s, target, at);
           } else if (s.optional) {
