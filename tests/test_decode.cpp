@@ -151,6 +151,12 @@ TEST_CASE("an integer outside its C++ type is reported, never wrapped or truncat
   c["big"] = -9223372036854775807LL - 1;
   CHECK(broken<forms::Plain>(c).empty());
 
+  // With bounds of its own, the field names those.
+  json a = {{"name", "Ada"}, {"post-code", "SW1A1AA"}, {"rating", 1}, {"age", 3000000000LL}};
+  const auto d = elicit::decode_content<forms::Annotated>(a);
+  REQUIRE(d.violations().size() == 1);
+  CHECK(d.violations()[0].message == "age must be at most 130; got 3000000000.");
+
   json n = {{"i8", -128}, {"u8", 255}, {"i16", 0}, {"u16", 0}, {"i32", 0}, {"u32", 4294967295u}, {"u64", 18446744073709551615ULL}};
   CHECK(broken<forms::Narrow>(n).empty());
   n["u8"] = 256;

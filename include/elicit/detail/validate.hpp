@@ -137,7 +137,9 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     if (!n || !n->is_whole()) return report_type(r, s, "a whole number", j);
     const std::size_t before = r.out.size();
     constexpr number lowest = std::numeric_limits<V>::min(), highest = std::numeric_limits<V>::max();
-    if (compare(*n, lowest) < 0 || compare(*n, highest) > 0) {  // never wrapped or truncated
+    const bool outside_type = compare(*n, lowest) < 0 || compare(*n, highest) > 0;  // never wrapped or truncated
+    const bool outside_field = (s.minimum && compare(*n, *s.minimum) < 0) || (s.maximum && compare(*n, *s.maximum) > 0);
+    if (outside_type && !outside_field) {  // the field's own bounds, when it has them, say it better
       r(compare(*n, lowest) < 0 ? "minimum" : "maximum",
         label_of(s) + " must be between " + number_text(lowest) + " and " + number_text(highest) + "; got " +
             number_text(*n) + ".");
