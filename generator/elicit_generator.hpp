@@ -250,10 +250,11 @@ inline int run(int argc, char** argv, const std::vector<form_entry>& forms) {
   }
   if (mode == "--check") return g::check(forms, dir, hint);
   for (const std::string& warning : g::lint(forms)) std::cerr << "elicit: warning: " << warning << "\n";
+  const auto files = g::files(forms);
   if (mode == "--update" && std::filesystem::is_directory(dir))  // a removed form's file goes too
     for (const auto& file : std::filesystem::directory_iterator(dir))
-      if (!g::files(forms).contains(file.path().filename().string())) std::filesystem::remove(file.path());
-  for (const auto& [name, text] : g::files(forms)) g::write_file(std::filesystem::path(dir) / name, text);
+      if (!files.contains(file.path().filename().string())) std::filesystem::remove(file.path());
+  for (const auto& [name, text] : files) g::write_file(std::filesystem::path(dir) / name, text);
   std::cout << "elicit: wrote " << forms.size() << (forms.size() == 1 ? " schema" : " schemas")
             << ", index.json and catalogue.md to " << dir << "\n";
   return 0;

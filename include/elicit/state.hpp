@@ -176,9 +176,7 @@ inline constexpr std::size_t max_state_bytes = 48 * 1024;
 // not open old states as if nothing had changed.
 template <class State>
 constexpr std::uint64_t state_type_tag() {
-  std::uint64_t h = type_id<State>;
-  for (char c : schema_json<State>) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return h;
+  return fnv1a(schema_json<State>, type_id<State>);
 }
 
 inline bool aes_gcm(bool encrypt, const state_key& key, std::span<const unsigned char> nonce,

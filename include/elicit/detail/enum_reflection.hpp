@@ -2,6 +2,8 @@
 // `elicit_options`, found by argument-dependent lookup (see elicit/enums.hpp).
 #pragma once
 
+#include <elicit/detail/fixed_string.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -35,10 +37,6 @@ struct enumerator_signature {
   static constexpr auto& text() noexcept { return __PRETTY_FUNCTION__; }
 };
 
-constexpr bool is_name_char(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 // The signature ends "= ns::Color::red]" (GCC: "[with auto V = ...]", Clang: "[V = ...]") for
 // an enumerator, and "(ns::Color)3]" or "(ns::Color)-3]" for a value that names none: the
 // name is the identifier before the final ']', unless a cast or a number stands there.
@@ -46,7 +44,7 @@ constexpr std::string_view enumerator_name_in(const char* text, std::size_t size
   if (size < 2 || text[size - 1] != ']') return {};
   const std::size_t end = size - 1;
   std::size_t begin = end;
-  while (begin > 0 && is_name_char(text[begin - 1])) --begin;
+  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
   if (begin == end || begin == 0 || text[begin - 1] == ')' || text[begin - 1] == '-') return {};
   if (text[begin] >= '0' && text[begin] <= '9') return {};
   return {text + begin, end - begin};
@@ -109,10 +107,6 @@ struct type_signature {
   static constexpr const char* text() noexcept { return __PRETTY_FUNCTION__; }
 };
 template <class T>
-inline constexpr std::uint64_t type_id = [] {
-  std::uint64_t h = 14695981039346656037ull;
-  for (std::string_view s = type_signature<T>::text(); char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return h;
-}();
+inline constexpr std::uint64_t type_id = fnv1a(type_signature<T>::text());
 
 }  // namespace elicit::detail

@@ -20,6 +20,18 @@ struct fixed_string {
   [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
 };
 
+// A character of a C++ identifier (ASCII): how member and enumerator names are read out of
+// compiler signatures.
+constexpr bool is_identifier_char(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// FNV-1a over text, continuing from `hash`: a compile-time identity for types and schemas.
+constexpr std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 14695981039346656037ull) noexcept {
+  for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return hash;
+}
+
 // Length of the UTF-8 sequence starting with `lead`, or 0 when `lead` cannot start one.
 constexpr std::size_t utf8_sequence_length(unsigned char lead) noexcept {
   if (lead < 0x80) return 1;

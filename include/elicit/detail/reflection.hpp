@@ -6,6 +6,8 @@
 // __PRETTY_FUNCTION__ text for a function templated on a pointer to that member.
 #pragma once
 
+#include <elicit/detail/fixed_string.hpp>
+
 #include <boost/pfr.hpp>
 
 #include <cstddef>
@@ -72,10 +74,6 @@ template <auto Probe>
 struct signature_of {
   static constexpr const char* text() noexcept { return __PRETTY_FUNCTION__; }
 };
-
-constexpr bool is_identifier_char(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
 
 // The signature ends with the probe, e.g. "...value.Form::street)}]" (GCC) or
 // "...value.street}]" (Clang): the member's name is the last identifier in it.
