@@ -73,12 +73,13 @@ inline std::string type_text(const detail::field_spec& s) {
 
 inline std::string constraints_text(const detail::field_spec& s) {
   std::vector<std::string> parts;
-  if (s.minimum) parts.push_back(">= " + detail::number_text(*s.minimum));
-  if (s.maximum) parts.push_back("<= " + detail::number_text(*s.maximum));
-  if (s.min_length) parts.push_back("at least " + detail::characters(*s.min_length));
-  if (s.max_length) parts.push_back("at most " + detail::characters(*s.max_length));
-  if (s.min_items) parts.push_back("pick at least " + std::to_string(*s.min_items));
-  if (s.max_items) parts.push_back("pick at most " + std::to_string(*s.max_items));
+  using detail::message;
+  if (s.minimum) parts.push_back(message(">= ", *s.minimum));
+  if (s.maximum) parts.push_back(message("<= ", *s.maximum));
+  if (s.min_length) parts.push_back(message("at least ", detail::characters(*s.min_length)));
+  if (s.max_length) parts.push_back(message("at most ", detail::characters(*s.max_length)));
+  if (s.min_items) parts.push_back(message("pick at least ", *s.min_items));
+  if (s.max_items) parts.push_back(message("pick at most ", *s.max_items));
   if (s.option_count > 0) {
     std::string choices = "one of ";
     for (std::size_t i = 0; i < s.option_count; ++i) {

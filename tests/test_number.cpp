@@ -1,5 +1,6 @@
 // Numbers written at compile time: the shortest text that reads back to the same value.
 #include <elicit/detail/json_text.hpp>
+#include <elicit/detail/message.hpp>
 #include <elicit/detail/number.hpp>
 
 #include <catch2/catch.hpp>
@@ -13,10 +14,7 @@
 
 namespace {
 
-struct string_sink {
-  std::string text;
-  void put(char c) { text.push_back(c); }
-};
+using elicit::detail::string_sink;
 
 std::string written(double v) {
   string_sink s;

@@ -24,11 +24,13 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace elicit {
 
@@ -92,8 +94,10 @@ class decoded {
 template <class T>
 class response {
  public:
-  response(elicit::action a, std::optional<T> value, violation_list violations)
+  response(elicit::action a, std::optional<T>&& value, violation_list violations)
       : action_(a), value_(std::move(value)), violations_(std::move(violations)) {}
+  response(elicit::action a, const std::optional<T>& value, violation_list violations)
+      : action_(a), value_(value), violations_(std::move(violations)) {}
 
   // The answer to a question that was not answered: reads as cancel, outcome missing.
   static response missing(violation why) {
@@ -137,52 +141,143 @@ auto& value_of(M& member) {
   else return member;
 }
 
-// How deeply [ and { nest in JSON text, outside strings; stops counting past `limit`.
-inline std::size_t nesting_depth(std::string_view text, std::size_t limit) {
-  std::size_t depth = 0, deepest = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size() && deepest <= limit; ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
+// Builds the parsed value as nlohmann::json::parse does, from the parser's events, and stops
+// at the first list or object nested deeper than the limit: a hostile answer is refused as
+// it is read, in the same single pass over the text.
+class bounded_builder {
+ public:
+  bounded_builder(nlohmann::json& root, std::size_t max_depth) : root_(root), max_depth_(max_depth) {}
+
+  bool null() { return add(nullptr); }
+  bool boolean(bool v) { return add(v); }
+  bool number_integer(std::int64_t v) { return add(v); }
+  bool number_unsigned(std::uint64_t v) { return add(v); }
+  bool number_float(double v, const std::string& /*text*/) { return add(v); }
+  // Strings and keys are copied, not moved: the parser's buffer keeps its capacity for the next.
+  bool string(const std::string& v) { return add(v); }
+  bool binary(nlohmann::json::binary_t& v) { return add(std::move(v)); }  // never produced by JSON text
+  bool start_object(std::size_t /*size*/) { return open(nlohmann::json::value_t::object); }
+  bool start_array(std::size_t /*size*/) { return open(nlohmann::json::value_t::array); }
+  bool key(const std::string& k) {
+    slot_ = &(*open_.back())[k];  // a repeated key: the last value wins, as in parse()
+    return true;
   }
-  return deepest;
-}
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t byte, const std::string& /*token*/, const nlohmann::json::exception& e) {
+    error_byte_ = byte;
+    error_id_ = e.id;
+    return false;
+  }
+
+  [[nodiscard]] bool too_deep() const noexcept { return too_deep_; }
+  [[nodiscard]] std::size_t error_byte() const noexcept { return error_byte_; }
+  [[nodiscard]] int error_id() const noexcept { return error_id_; }
+
+ private:
+  // Where the next value goes: the root, the end of the open list, or the slot of the last key.
+  template <class V>
+  nlohmann::json& place(V&& v) {
+    if (open_.empty()) return root_ = nlohmann::json(std::forward<V>(v));
+    if (open_.back()->is_array()) return open_.back()->emplace_back(std::forward<V>(v));
+    return *slot_ = nlohmann::json(std::forward<V>(v));
+  }
+  template <class V>
+  bool add(V&& v) {
+    place(std::forward<V>(v));
+    return true;
+  }
+  bool open(nlohmann::json::value_t kind) {
+    if (open_.size() >= max_depth_) {
+      too_deep_ = true;
+      return false;
+    }
+    open_.push_back(&place(kind));
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  nlohmann::json& root_;
+  std::size_t max_depth_;
+  std::vector<nlohmann::json*> open_;  // the lists and objects still open, outermost first
+  nlohmann::json* slot_ = nullptr;
+  bool too_deep_ = false;
+  std::size_t error_byte_ = 0;
+  int error_id_ = 0;
+};
 
 // Parses JSON text within the limits, or reports why not.
 inline std::optional<nlohmann::json> parse_answer(std::string_view text, const decode_options& options,
                                                   violation_list& violations) {
   if (text.size() > options.max_bytes) {
-    violations.push_back({"", "maxBytes", "The answer is " + std::to_string(text.size()) +
-                                              " bytes long, more than the " + std::to_string(options.max_bytes) +
-                                              " this server reads."});
+    violations.push_back({"", "maxBytes", message("The answer is ", text.size(), " bytes long, more than the ",
+                                                  options.max_bytes, " this server reads.")});
     return std::nullopt;
   }
-  if (nesting_depth(text, options.max_depth) > options.max_depth) {
-    violations.push_back({"", "maxDepth", "The answer nests lists and objects more than " +
-                                              std::to_string(options.max_depth) + " levels deep."});
-    return std::nullopt;
-  }
+  std::optional<nlohmann::json> parsed(std::in_place);
+  bounded_builder builder(*parsed, options.max_depth);
+  if (nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) return parsed;
   // The parser's own messages quote the bytes it stopped at, which need not be UTF-8; the
   // message says where instead, so that it can always be sent on as JSON.
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    violations.push_back({"", "json", "The answer is not valid JSON (at byte " + std::to_string(e.byte) + ")."});
-  } catch (const nlohmann::json::out_of_range&) {
+  if (builder.too_deep())
+    violations.push_back(
+        {"", "maxDepth", message("The answer nests lists and objects more than ", options.max_depth, " levels deep.")});
+  else if (builder.error_id() == 406)  // out_of_range.406: a number beyond double
     violations.push_back({"", "json", "The answer holds a number too large to read."});
-  } catch (const nlohmann::json::exception&) {
-    violations.push_back({"", "json", "The answer is not valid JSON."});
-  }
+  else
+    violations.push_back({"", "json", message("The answer is not valid JSON (at byte ", builder.error_byte(), ").")});
   return std::nullopt;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// Reads the content object of an answer into `form`, field by field, reporting every rule it
+// breaks to `violations`.
+template <class Form>
+void read_content(const nlohmann::json& content, const decode_options& options, Form& form,
+                  violation_list& violations) {
+  if (!content.is_object()) {
+    violations.push_back(
+        {"", "type", message("The answer's content must be a JSON object; got ", described{content}, ".")});
+    return;
+  }
+  // The object's own map: a heterogeneous lookup by the wire name, without building a key.
+  const auto& members = content.get_ref<const nlohmann::json::object_t&>();
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          const field_spec& s = spec_of<Form, I>;
+          auto& target = value_of(boost::pfr::get<I>(form));
+          const reporter at{violations, s.wire};
+          if (const auto it = members.find(s.wire); it != members.end()) {
+            read_value(it->second, s, target, at);
+          } else if (s.has_default()) {
+            read_value(default_json(s), s, target, at);
+          } else if (s.optional) {
+            target = {};
+          } else {
+            at("required", message(label_of(s), " is required."));
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<member_count<Form>>{});
+  if (options.strict) {
+    for (const auto& [key, value] : members) {
+      bool known = false;
+      for (const field_spec& s : form_spec<Form>) known = known || s.wire == key;
+      if (known) continue;
+      // A key of JSON built in the program, not parsed, may not be UTF-8: never quote it then.
+      const bool shown = is_utf8(key);
+      violations.push_back({shown ? "/" + reporter::escape(key) : "", "additionalProperties",
+                            message("\"", shown ? std::string_view(key) : "(a key that is not UTF-8)",
+                                    "\" is not a field of this form.")});
+    }
+  }
 }
 
 }  // namespace detail
@@ -192,42 +287,8 @@ template <class Form>
 [[nodiscard]] decoded<Form> decode_content(const nlohmann::json& content, const decode_options& options = {}) {
   static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
   violation_list violations;
-  if (!content.is_object()) {
-    violations.push_back({"", "type", "The answer's content must be a JSON object; got " + detail::describe(content) + "."});
-    return decoded<Form>(std::move(violations));
-  }
   Form form{};
-  // The object's own map: a heterogeneous lookup by the wire name, without building a key.
-  const auto& members = content.get_ref<const nlohmann::json::object_t&>();
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          const detail::field_spec& s = detail::spec_of<Form, I>;
-          auto& target = detail::value_of(boost::pfr::get<I>(form));
-          const detail::reporter at{violations, s.wire};
-          if (const auto it = members.find(s.wire); it != members.end()) {
-            detail::read_value(it->second, s, target, at);
-          } else if (s.has_default()) {
-            detail::read_value(detail::default_json(s), s, target, at);
-          } else if (s.optional) {
-            target = {};
-          } else {
-            at("required", detail::label_of(s) + " is required.");
-          }
-        }(),
-        ...);
-  }(std::make_index_sequence<detail::member_count<Form>>{});
-  if (options.strict) {
-    for (const auto& [key, value] : content.items()) {
-      bool known = false;
-      for (const detail::field_spec& s : detail::form_spec<Form>) known = known || s.wire == key;
-      if (known) continue;
-      // A key of JSON built in the program, not parsed, may not be UTF-8: never quote it then.
-      const std::string shown = detail::is_utf8(key) ? key : "(a key that is not UTF-8)";
-      violations.push_back({detail::is_utf8(key) ? "/" + detail::reporter::escape(key) : "", "additionalProperties",
-                            "\"" + shown + "\" is not a field of this form."});
-    }
-  }
+  detail::read_content(content, options, form, violations);
   if (!violations.empty()) return decoded<Form>(std::move(violations));
   return decoded<Form>(std::move(form));
 }
@@ -242,7 +303,8 @@ template <class Form>
                           violation_list({{std::move(pointer), std::move(keyword), std::move(message)}}));
   };
   if (!result.is_object())
-    return malformed("", "type", "An elicitation result must be a JSON object; got " + detail::describe(result) + ".");
+    return malformed("", "type",
+                     detail::message("An elicitation result must be a JSON object; got ", detail::described{result}, "."));
   const auto a = result.find("action");
   if (a == result.end())
     return malformed("/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)");
@@ -252,12 +314,15 @@ template <class Form>
   if (said == "cancel") return response<Form>(action::cancel, std::nullopt, {});
   if (name == nullptr || said != "accept")
     return malformed("/action", "enum",
-                     R"(The action must be "accept", "decline" or "cancel"; got )" + detail::describe(*a) + ".");
+                     detail::message(R"(The action must be "accept", "decline" or "cancel"; got )", detail::described{*a}, "."));
+  static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
   const auto content = result.find("content");
   static const nlohmann::json empty = nlohmann::json::object();
-  decoded<Form> d = decode_content<Form>(content == result.end() ? empty : *content, options);
-  if (!d) return response<Form>(action::accept, std::nullopt, std::move(d).violations());
-  return response<Form>(action::accept, std::move(d).value(), {});
+  std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
+  violation_list violations;
+  detail::read_content(content == result.end() ? empty : *content, options, *form, violations);
+  if (!violations.empty()) form.reset();
+  return response<Form>(action::accept, std::move(form), std::move(violations));
 }
 
 // Decodes an ElicitResult from its JSON text, within options.max_bytes and options.max_depth.

@@ -36,7 +36,12 @@ class violation_list {
   [[nodiscard]] bool empty() const noexcept { return items_.empty(); }
   [[nodiscard]] const violation& operator[](std::size_t i) const { return items_[i]; }
   [[nodiscard]] const std::vector<violation>& items() const noexcept { return items_; }
-  void push_back(violation v) { items_.push_back(std::move(v)); }
+  void push_back(violation v) { emplace_back() = std::move(v); }
+  // A new, empty violation at the end, to be filled in place.
+  violation& emplace_back() {
+    if (items_.capacity() == 0) items_.reserve(4);  // an invalid answer seldom breaks more: one allocation
+    return items_.emplace_back();
+  }
 
  private:
   std::vector<violation> items_;

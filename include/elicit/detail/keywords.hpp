@@ -6,8 +6,8 @@
 
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/json_text.hpp>
+#include <elicit/detail/message.hpp>
 #include <elicit/detail/number.hpp>
-
 #include <elicit/detail/text_formats.hpp>
 
 #include <cstddef>
@@ -184,53 +184,37 @@ constexpr void write_schema(Sink& out, const Specs& specs) {
 // Each takes the value already read from JSON and a `report(keyword, message)` callable.
 
 // How a message names a field: its title, or else its wire name.
-inline std::string label_of(const field_spec& s) {
-  return std::string(s.title.empty() ? s.wire : s.title);
-}
-
-struct string_sink {
-  std::string text;
-  void put(char c) { text.push_back(c); }
-  void put(std::string_view t) { text += t; }
-};
-
-inline std::string number_text(const number& v) {
-  string_sink out;
-  write_number(out, v);
-  return out.text;
-}
+constexpr std::string_view label_of(const field_spec& s) noexcept { return s.title.empty() ? s.wire : s.title; }
 
 // minimum / maximum, compared exactly (no rounding of 64-bit integers through double).
 template <class Report>
 void check_bounds(const field_spec& s, const number& v, Report&& report) {
   if (s.minimum && compare(v, *s.minimum) < 0)
-    report("minimum", label_of(s) + " must be at least " + number_text(*s.minimum) + "; got " + number_text(v) + ".");
+    report("minimum", message(label_of(s), " must be at least ", *s.minimum, "; got ", v, "."));
   if (s.maximum && compare(v, *s.maximum) > 0)
-    report("maximum", label_of(s) + " must be at most " + number_text(*s.maximum) + "; got " + number_text(v) + ".");
+    report("maximum", message(label_of(s), " must be at most ", *s.maximum, "; got ", v, "."));
 }
 
-inline std::string characters(std::size_t n) {
-  return std::to_string(n) + (n == 1 ? " character" : " characters");
-}
+constexpr counted characters(std::size_t n) noexcept { return {n, "character", "characters"}; }
 
 // minLength / maxLength, in code points.
 template <class Report>
 void check_length(const field_spec& s, std::size_t code_point_count, Report&& report) {
-  auto got = [&] { return " long; got " + characters(code_point_count) + "."; };  // only when reported
   if (s.min_length && code_point_count < *s.min_length)
-    report("minLength", label_of(s) + " must be at least " + characters(*s.min_length) + got());
+    report("minLength", message(label_of(s), " must be at least ", characters(*s.min_length), " long; got ",
+                                characters(code_point_count), "."));
   if (s.max_length && code_point_count > *s.max_length)
-    report("maxLength", label_of(s) + " must be at most " + characters(*s.max_length) + got());
+    report("maxLength", message(label_of(s), " must be at most ", characters(*s.max_length), " long; got ",
+                                characters(code_point_count), "."));
 }
 
 // minItems / maxItems of a multi-select.
 template <class Report>
 void check_items(const field_spec& s, std::size_t count, Report&& report) {
-  auto got = [&] { return "; got " + std::to_string(count) + "."; };  // only when reported
   if (s.min_items && count < *s.min_items)
-    report("minItems", "Pick at least " + std::to_string(*s.min_items) + " for " + label_of(s) + got());
+    report("minItems", message("Pick at least ", *s.min_items, " for ", label_of(s), "; got ", count, "."));
   if (s.max_items && count > *s.max_items)
-    report("maxItems", "Pick at most " + std::to_string(*s.max_items) + " for " + label_of(s) + got());
+    report("maxItems", message("Pick at most ", *s.max_items, " for ", label_of(s), "; got ", count, "."));
 }
 
 // enum / oneOf / items: the choice whose wire value this is, never matched by title.
@@ -240,24 +224,33 @@ inline const enum_entry* find_choice(const field_spec& s, std::string_view wire)
   return nullptr;
 }
 
-inline std::string choices_text(const field_spec& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.option_count; ++i) {
-    if (i != 0) out += ", ";
-    out += '"';
-    out += s.options[i].wire;
-    out += '"';
+// The choices of a field as a message part: "GB", "IE", "FR".
+struct choices_of {
+  const field_spec& s;
+
+  [[nodiscard]] std::size_t bound() const noexcept {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.option_count; ++i) n += s.options[i].wire.size() + 4;
+    return n;
   }
-  return out;
-}
+  template <class Sink>
+  void write(Sink& out) const {
+    for (std::size_t i = 0; i < s.option_count; ++i) {
+      if (i != 0) out.put(", ");
+      out.put('"');
+      out.put(s.options[i].wire);
+      out.put('"');
+    }
+  }
+};
 
 // format: email and uri (dates and times are checked as they are read, in validate.hpp).
 template <class Report>
 void check_format(const field_spec& s, std::string_view text, Report&& report) {
   if (s.fmt == format::email && !is_email(text))
-    report("format", label_of(s) + " must be an e-mail address such as name@example.com.");
+    report("format", message(label_of(s), " must be an e-mail address such as name@example.com."));
   if (s.fmt == format::uri && !is_uri(text))
-    report("format", label_of(s) + " must be an absolute URI such as https://example.com/page.");
+    report("format", message(label_of(s), " must be an absolute URI such as https://example.com/page."));
 }
 
 }  // namespace elicit::detail

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 
 namespace elicit::detail {
@@ -95,13 +96,13 @@ constexpr int compare(const number& a, const number& b) noexcept {
 
 template <class Sink>
 constexpr void write_unsigned(Sink& out, std::uint64_t v) {
-  char digits[20]{};
-  int n = 0;
+  char digits[20]{};  // written from the end, then put at once
+  std::size_t first = sizeof digits;
   do {
-    digits[n++] = static_cast<char>('0' + v % 10);
+    digits[--first] = static_cast<char>('0' + v % 10);
     v /= 10;
   } while (v != 0);
-  while (n > 0) out.put(digits[--n]);
+  out.put(std::string_view(digits + first, sizeof digits - first));
 }
 
 template <class Sink>

@@ -26,12 +26,13 @@ constexpr bool is_atom_char(char c) noexcept {
   return is_alpha(c) || is_digit(c) || one_of(c, "!#$%&'*+/=?^_`{|}~-");
 }
 
-constexpr bool is_dot_atom(std::string_view s, bool (*allowed)(char)) noexcept {
+// atext *("." atext): no dot first, last or twice in a row.
+constexpr bool is_dot_atom(std::string_view s) noexcept {
   if (s.empty() || s.front() == '.' || s.back() == '.') return false;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '.') {
       if (s[i + 1] == '.') return false;
-    } else if (!allowed(s[i])) {
+    } else if (!is_atom_char(s[i])) {
       return false;
     }
   }
@@ -58,7 +59,7 @@ constexpr bool is_email(std::string_view s) noexcept {
   const std::size_t at = s.rfind('@');
   if (at == std::string_view::npos || s.size() > 254) return false;
   const std::string_view local = s.substr(0, at), domain = s.substr(at + 1);
-  return local.size() <= 64 && is_dot_atom(local, is_atom_char) && is_host_name(domain);
+  return local.size() <= 64 && is_dot_atom(local) && is_host_name(domain);
 }
 
 // ---- uri: RFC 3986 absolute URI (scheme ":" hier-part [ "?" query ] [ "#" fragment ]) -------

@@ -37,49 +37,84 @@ struct reporter {
   static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
 
   void operator()(std::string_view keyword, std::string message) const {
-    std::string pointer = "/" + escape(field);
-    if (item != no_item) pointer += "/" + std::to_string(item);
-    out.push_back({std::move(pointer), std::string(keyword), std::move(message)});
+    violation& v = out.emplace_back();  // filled in place: no string is moved twice
+    v.pointer += '/';
+    if (field.find('~') == std::string_view::npos && field.find('/') == std::string_view::npos)
+      v.pointer += field;  // a name needs no escaping, nearly always
+    else
+      escape_into(v.pointer, field);
+    if (item != no_item) {
+      v.pointer += '/';
+      v.pointer += std::to_string(item);
+    }
+    v.keyword = keyword;
+    v.message = std::move(message);
   }
   [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index}; }
 
   // JSON Pointer escaping: "~" is "~0" and "/" is "~1".
+  static void escape_into(std::string& out, std::string_view token) {
+    while (!token.empty()) {
+      std::size_t plain = 0;
+      while (plain < token.size() && token[plain] != '~' && token[plain] != '/') ++plain;
+      out.append(token.substr(0, plain));
+      if (plain == token.size()) break;
+      out.append(token[plain] == '~' ? "~0" : "~1");
+      token.remove_prefix(plain + 1);
+    }
+  }
   static std::string escape(std::string_view token) {
     std::string out;
-    for (char c : token) {
-      if (c == '~') out += "~0";
-      else if (c == '/') out += "~1";
-      else out += c;
-    }
+    escape_into(out, token);
     return out;
   }
 };
 
-// What a JSON value is, for a message: `the text "abc"`, `the number 12.5`, `a list`...
-inline std::string describe(const nlohmann::json& j) {
-  switch (j.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::boolean: return j.get<bool>() ? "true" : "false";
-    case nlohmann::json::value_t::string: {
-      const auto& text = j.get_ref<const std::string&>();
-      if (!is_utf8(text)) return "text that is not valid UTF-8";
-      std::size_t cut = 0, shown = 0;  // at most 40 code points, whole ones
-      while (cut < text.size() && shown < 40) {
-        cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
-        ++shown;
-      }
-      return "the text \"" + text.substr(0, cut) + (cut < text.size() ? "...\"" : "\"");
-    }
-    case nlohmann::json::value_t::array: return "a list";
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::number_float:
-      return std::isfinite(j.get<double>()) ? "the number " + number_text(number{j.get<double>()}) : "a number out of range";
-    default: return "the number " + j.dump();
+// What a JSON value is, as a message part: `the text "abc"`, `the number 12.5`, `a list`...
+// Text is shown up to 40 code points, whole ones, and never when it is not UTF-8.
+struct described {
+  const nlohmann::json& j;
+
+  [[nodiscard]] std::size_t bound() const noexcept {
+    const std::string* text = j.get_ptr<const std::string*>();
+    return 48 + (text == nullptr ? 0 : std::min<std::size_t>(text->size(), 160));
   }
-}
+  template <class Sink>
+  void write(Sink& out) const {
+    switch (j.type()) {
+      case nlohmann::json::value_t::null: return out.put("null");
+      case nlohmann::json::value_t::boolean: return out.put(j.get<bool>() ? "true" : "false");
+      case nlohmann::json::value_t::string: return write_text(out, j.get_ref<const std::string&>());
+      case nlohmann::json::value_t::array: return out.put("a list");
+      case nlohmann::json::value_t::object: return out.put("an object");
+      case nlohmann::json::value_t::number_float:
+        if (!std::isfinite(j.get<double>())) return out.put("a number out of range");
+        out.put("the number ");
+        return write_number(out, number{j.get<double>()});
+      case nlohmann::json::value_t::number_unsigned:
+        out.put("the number ");
+        return write_unsigned(out, j.get<std::uint64_t>());
+      default:
+        out.put("the number ");
+        return write_signed(out, j.get<std::int64_t>());
+    }
+  }
+  template <class Sink>
+  static void write_text(Sink& out, const std::string& text) {
+    if (!is_utf8(text)) return out.put("text that is not valid UTF-8");
+    std::size_t cut = 0, shown = 0;
+    while (cut < text.size() && shown < 40) {
+      cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
+      ++shown;
+    }
+    out.put("the text \"");
+    out.put(std::string_view(text).substr(0, cut));
+    out.put(cut < text.size() ? "...\"" : "\"");
+  }
+};
 
 inline void report_type(const reporter& r, const field_spec& s, std::string_view expected, const nlohmann::json& j) {
-  r("type", label_of(s) + " must be " + std::string(expected) + "; got " + describe(j) + ".");
+  r("type", message(label_of(s), " must be ", expected, "; got ", described{j}, "."));
 }
 
 // A JSON number as an exact `number`, or nothing when it is not a finite number.
@@ -108,13 +143,11 @@ inline constexpr bool is_enum_container<std::set<E>> = std::is_enum_v<E>;
 
 template <class E>
 std::optional<E> read_choice(const nlohmann::json& j, const field_spec& s, const reporter& r) {
-  if (!j.is_string()) {
-    report_type(r, s, "one of " + choices_text(s), j);
-    return std::nullopt;
-  }
-  const enum_entry* choice = find_choice(s, j.get_ref<const std::string&>());
+  const std::string* wire = j.get_ptr<const std::string*>();
+  const enum_entry* choice = wire != nullptr ? find_choice(s, *wire) : nullptr;
   if (choice == nullptr) {
-    r("enum", label_of(s) + " must be one of " + choices_text(s) + "; got " + describe(j) + ".");
+    r(wire != nullptr ? "enum" : "type",
+      message(label_of(s), " must be one of ", choices_of{s}, "; got ", described{j}, "."));
     return std::nullopt;
   }
   return static_cast<E>(choice->value);
@@ -138,11 +171,11 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     const std::size_t before = r.out.size();
     constexpr number lowest = std::numeric_limits<V>::min(), highest = std::numeric_limits<V>::max();
     const bool outside_type = compare(*n, lowest) < 0 || compare(*n, highest) > 0;  // never wrapped or truncated
-    const bool outside_field = (s.minimum && compare(*n, *s.minimum) < 0) || (s.maximum && compare(*n, *s.maximum) > 0);
+    const bool outside_field =
+        outside_type && ((s.minimum && compare(*n, *s.minimum) < 0) || (s.maximum && compare(*n, *s.maximum) > 0));
     if (outside_type && !outside_field) {  // the field's own bounds, when it has them, say it better
       r(compare(*n, lowest) < 0 ? "minimum" : "maximum",
-        label_of(s) + " must be between " + number_text(lowest) + " and " + number_text(highest) + "; got " +
-            number_text(*n) + ".");
+        message(label_of(s), " must be between ", lowest, " and ", highest, "; got ", *n, "."));
     } else {
       check_bounds(s, *n, r);
     }
@@ -153,7 +186,7 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     const double d = n->as_double();
     const std::size_t before = r.out.size();
     if (std::abs(d) > static_cast<double>(std::numeric_limits<V>::max())) {
-      r(d < 0 ? "minimum" : "maximum", label_of(s) + " is too large for this field; got " + number_text(*n) + ".");
+      r(d < 0 ? "minimum" : "maximum", message(label_of(s), " is too large for this field; got ", *n, "."));
     } else if constexpr (std::is_same_v<V, double>) {
       check_bounds(s, *n, r);
     } else {
@@ -167,7 +200,7 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     if (!j.is_string()) return report_type(r, s, "text", j);
     const auto& text = j.get_ref<const std::string&>();
     const std::size_t length = code_points(text);
-    if (length == invalid_utf8) return r("type", label_of(s) + " is not valid UTF-8 text.");
+    if (length == invalid_utf8) return r("type", message(label_of(s), " is not valid UTF-8 text."));
     const std::size_t before = r.out.size();
     check_length(s, length, r);
     check_format(s, text, r);
@@ -175,16 +208,18 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
   } else if constexpr (std::is_same_v<V, std::chrono::year_month_day>) {
     if (!j.is_string()) return report_type(r, s, "a date (YYYY-MM-DD)", j);
     const auto date = parse_date(j.get_ref<const std::string&>());
-    if (!date) return r("format", label_of(s) + " must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got " + describe(j) + ".");
+    if (!date)
+      return r("format", message(label_of(s), " must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got ",
+                                 described{j}, "."));
     out = *date;
   } else if constexpr (std::is_same_v<V, std::chrono::sys_seconds>) {
     if (!j.is_string()) return report_type(r, s, "a date and time", j);
     const auto t = parse_date_time(j.get_ref<const std::string&>());
     if (!t)
-      return r("format", label_of(s) + " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got " +
-                             describe(j) + ".");
+      return r("format", message(label_of(s), " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got ",
+                                 described{j}, "."));
     if (t->has_fraction)
-      return r("format", label_of(s) + " holds whole seconds; got a fraction of a second in " + describe(j) + ".");
+      return r("format", message(label_of(s), " holds whole seconds; got a fraction of a second in ", described{j}, "."));
     out = t->instant;
   } else if constexpr (std::is_enum_v<V>) {
     if (const auto e = read_choice<V>(j, s, r)) out = *e;
@@ -199,8 +234,8 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     }
     // A std::set keeps each choice once: repeats must not make up the minimum.
     if (r.out.size() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)
-      r("minItems", "Pick at least " + std::to_string(*s.min_items) + " different choices for " + label_of(s) +
-                        "; got " + std::to_string(selected.size()) + ".");
+      r("minItems", message("Pick at least ", *s.min_items, " different choices for ", label_of(s), "; got ",
+                            selected.size(), "."));
     if (r.out.size() == before) out = std::move(selected);
   } else {
     static_assert(sizeof(V) == 0, "elicit: no reader for this field type");
@@ -230,8 +265,8 @@ inline nlohmann::json default_json(const field_spec& s) {
 template <class E>
 std::string wire_for(const field_spec& s, E e) {
   if (const enum_entry* choice = s.option_for(underlying(e))) return std::string(choice->wire);
-  throw std::invalid_argument("elicit::to_content: " + label_of(s) + " holds enumerator value " +
-                              std::to_string(underlying(e)) + ", which is not one of its options");
+  throw std::invalid_argument(message("elicit::to_content: ", label_of(s), " holds enumerator value ",
+                                      underlying(e), ", which is not one of its options"));
 }
 
 template <class V>
