@@ -15,6 +15,7 @@
 
 #include <elicit/detail/describe.hpp>
 #include <elicit/detail/reflection.hpp>
+#include <elicit/detail/reply.hpp>
 #include <elicit/detail/validate.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/violation.hpp>
@@ -23,12 +24,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -141,121 +144,24 @@ auto& value_of(M& member) {
   else return member;
 }
 
-// Builds the parsed value as nlohmann::json::parse does, from the parser's events, and stops
-// at the first list or object nested deeper than the limit: a hostile answer is refused as
-// it is read, in the same single pass over the text.
-class bounded_builder {
- public:
-  bounded_builder(nlohmann::json& root, std::size_t max_depth) : root_(root), max_depth_(max_depth) {}
-
-  bool null() { return add(nullptr); }
-  bool boolean(bool v) { return add(v); }
-  bool number_integer(std::int64_t v) { return add(v); }
-  bool number_unsigned(std::uint64_t v) { return add(v); }
-  bool number_float(double v, const std::string& /*text*/) { return add(v); }
-  // Strings and keys are copied, not moved: the parser's buffer keeps its capacity for the next.
-  bool string(const std::string& v) { return add(v); }
-  bool binary(nlohmann::json::binary_t& v) { return add(std::move(v)); }  // never produced by JSON text
-  bool start_object(std::size_t /*size*/) { return open(nlohmann::json::value_t::object); }
-  bool start_array(std::size_t /*size*/) { return open(nlohmann::json::value_t::array); }
-  bool key(const std::string& k) {
-    slot_ = &(*open_.back())[k];  // a repeated key: the last value wins, as in parse()
-    return true;
-  }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
-  bool parse_error(std::size_t byte, const std::string& /*token*/, const nlohmann::json::exception& e) {
-    error_byte_ = byte;
-    error_id_ = e.id;
-    return false;
-  }
-
-  [[nodiscard]] bool too_deep() const noexcept { return too_deep_; }
-  [[nodiscard]] std::size_t error_byte() const noexcept { return error_byte_; }
-  [[nodiscard]] int error_id() const noexcept { return error_id_; }
-
- private:
-  // Where the next value goes: the root, the end of the open list, or the slot of the last key.
-  template <class V>
-  nlohmann::json& place(V&& v) {
-    if (open_.empty()) return root_ = nlohmann::json(std::forward<V>(v));
-    if (open_.back()->is_array()) return open_.back()->emplace_back(std::forward<V>(v));
-    return *slot_ = nlohmann::json(std::forward<V>(v));
-  }
-  template <class V>
-  bool add(V&& v) {
-    place(std::forward<V>(v));
-    return true;
-  }
-  bool open(nlohmann::json::value_t kind) {
-    if (open_.size() >= max_depth_) {
-      too_deep_ = true;
-      return false;
-    }
-    open_.push_back(&place(kind));
-    return true;
-  }
-  bool close() {
-    open_.pop_back();
-    return true;
-  }
-
-  nlohmann::json& root_;
-  std::size_t max_depth_;
-  std::vector<nlohmann::json*> open_;  // the lists and objects still open, outermost first
-  nlohmann::json* slot_ = nullptr;
-  bool too_deep_ = false;
-  std::size_t error_byte_ = 0;
-  int error_id_ = 0;
-};
-
-// Parses JSON text within the limits, or reports why not.
-inline std::optional<nlohmann::json> parse_answer(std::string_view text, const decode_options& options,
-                                                  violation_list& violations) {
-  if (text.size() > options.max_bytes) {
-    violations.push_back({"", "maxBytes", message("The answer is ", text.size(), " bytes long, more than the ",
-                                                  options.max_bytes, " this server reads.")});
-    return std::nullopt;
-  }
-  std::optional<nlohmann::json> parsed(std::in_place);
-  bounded_builder builder(*parsed, options.max_depth);
-  if (nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) return parsed;
-  // The parser's own messages quote the bytes it stopped at, which need not be UTF-8; the
-  // message says where instead, so that it can always be sent on as JSON.
-  if (builder.too_deep())
-    violations.push_back(
-        {"", "maxDepth", message("The answer nests lists and objects more than ", options.max_depth, " levels deep.")});
-  else if (builder.error_id() == 406)  // out_of_range.406: a number beyond double
-    violations.push_back({"", "json", "The answer holds a number too large to read."});
-  else
-    violations.push_back({"", "json", message("The answer is not valid JSON (at byte ", builder.error_byte(), ").")});
-  return std::nullopt;
-}
-
-}  // namespace detail
-
-namespace detail {
-
-// Reads the content object of an answer into `form`, field by field, reporting every rule it
-// breaks to `violations`.
+// Reads the content of an answer into `form`, field by field, reporting every rule it breaks
+// to `violations`.
 template <class Form>
-void read_content(const nlohmann::json& content, const decode_options& options, Form& form,
-                  violation_list& violations) {
-  if (!content.is_object()) {
-    violations.push_back(
-        {"", "type", message("The answer's content must be a JSON object; got ", described{content}, ".")});
+void read_content(const reply& r, Form& form, violation_list& violations) {
+  if (r.content_not_object != nullptr) {
+    violations.push_back({"", "type",
+                          message("The answer's content must be a JSON object; got ", described{*r.content_not_object},
+                                  ".")});
     return;
   }
-  // The object's own map: a heterogeneous lookup by the wire name, without building a key.
-  const auto& members = content.get_ref<const nlohmann::json::object_t&>();
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
           const field_spec& s = spec_of<Form, I>;
           auto& target = value_of(boost::pfr::get<I>(form));
           const reporter at{violations, s.wire};
-          if (const auto it = members.find(s.wire); it != members.end()) {
-            read_value(it->second, s, target, at);
+          if (const nlohmann::json* value = r.fields[I]) {
+            read_value(*value, s, target, at);
           } else if (s.has_default()) {
             read_value(default_json(s), s, target, at);
           } else if (s.optional) {
@@ -266,18 +172,45 @@ void read_content(const nlohmann::json& content, const decode_options& options, 
         }(),
         ...);
   }(std::make_index_sequence<member_count<Form>>{});
-  if (options.strict) {
-    for (const auto& [key, value] : members) {
-      bool known = false;
-      for (const field_spec& s : form_spec<Form>) known = known || s.wire == key;
-      if (known) continue;
-      // A key of JSON built in the program, not parsed, may not be UTF-8: never quote it then.
-      const bool shown = is_utf8(key);
-      violations.push_back({shown ? "/" + reporter::escape(key) : "", "additionalProperties",
-                            message("\"", shown ? std::string_view(key) : "(a key that is not UTF-8)",
-                                    "\" is not a field of this form.")});
-    }
+  for (std::string_view key : r.unknown) {
+    // A key of JSON built in the program, not parsed, may not be UTF-8: never quote it then.
+    const bool shown = is_utf8(key);
+    violations.push_back({shown ? "/" + reporter::escape(key) : "", "additionalProperties",
+                          message("\"", shown ? key : "(a key that is not UTF-8)", "\" is not a field of this form.")});
   }
+}
+
+// The reply whose content is `content` (an object or not); `fields` holds one slot per field.
+template <class Form>
+void add_content(reply& r, const nlohmann::json& content, std::span<const nlohmann::json*> fields, bool strict) {
+  if (content.is_object()) find_fields(content, form_spec<Form>, fields, strict, r.unknown);
+  else r.content_not_object = &content;
+}
+
+// An ElicitResult judged: the action, and for accept the content read into a Form.
+template <class Form>
+response<Form> judge(const reply& r) {
+  auto malformed = [](std::string pointer, std::string keyword, std::string text) {
+    return response<Form>(action::cancel, std::nullopt,
+                          violation_list({{std::move(pointer), std::move(keyword), std::move(text)}}));
+  };
+  if (r.not_object != nullptr)
+    return malformed("", "type",
+                     message("An elicitation result must be a JSON object; got ", described{*r.not_object}, "."));
+  if (r.action == nullptr)
+    return malformed("/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)");
+  const std::string* name = r.action->get_ptr<const std::string*>();
+  const std::string_view said = name != nullptr ? std::string_view(*name) : std::string_view();
+  if (said == "decline") return response<Form>(action::decline, std::nullopt, {});
+  if (said == "cancel") return response<Form>(action::cancel, std::nullopt, {});
+  if (name == nullptr || said != "accept")
+    return malformed("/action", "enum",
+                     message(R"(The action must be "accept", "decline" or "cancel"; got )", described{*r.action}, "."));
+  std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
+  violation_list violations;
+  read_content(r, *form, violations);  // no content reads as an empty object
+  if (!violations.empty()) form.reset();
+  return response<Form>(action::accept, std::move(form), std::move(violations));
 }
 
 }  // namespace detail
@@ -286,9 +219,13 @@ void read_content(const nlohmann::json& content, const decode_options& options, 
 template <class Form>
 [[nodiscard]] decoded<Form> decode_content(const nlohmann::json& content, const decode_options& options = {}) {
   static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
+  std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
+  detail::reply r;
+  detail::add_content<Form>(r, content, fields, options.strict);
+  r.fields = fields;
   violation_list violations;
   Form form{};
-  detail::read_content(content, options, form, violations);
+  detail::read_content(r, form, violations);
   if (!violations.empty()) return decoded<Form>(std::move(violations));
   return decoded<Form>(std::move(form));
 }
@@ -298,40 +235,45 @@ template <class Form>
 // an object, or has a missing or unknown action, reads as cancel with a violation saying why.
 template <class Form>
 [[nodiscard]] response<Form> decode(const nlohmann::json& result, const decode_options& options = {}) {
-  auto malformed = [](std::string pointer, std::string keyword, std::string message) {
-    return response<Form>(action::cancel, std::nullopt,
-                          violation_list({{std::move(pointer), std::move(keyword), std::move(message)}}));
-  };
-  if (!result.is_object())
-    return malformed("", "type",
-                     detail::message("An elicitation result must be a JSON object; got ", detail::described{result}, "."));
-  const auto a = result.find("action");
-  if (a == result.end())
-    return malformed("/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)");
-  const std::string* name = a->get_ptr<const std::string*>();
-  const std::string_view said = name != nullptr ? std::string_view(*name) : std::string_view();
-  if (said == "decline") return response<Form>(action::decline, std::nullopt, {});
-  if (said == "cancel") return response<Form>(action::cancel, std::nullopt, {});
-  if (name == nullptr || said != "accept")
-    return malformed("/action", "enum",
-                     detail::message(R"(The action must be "accept", "decline" or "cancel"; got )", detail::described{*a}, "."));
   static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
-  const auto content = result.find("content");
-  static const nlohmann::json empty = nlohmann::json::object();
-  std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
-  violation_list violations;
-  detail::read_content(content == result.end() ? empty : *content, options, *form, violations);
-  if (!violations.empty()) form.reset();
-  return response<Form>(action::accept, std::move(form), std::move(violations));
+  std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
+  detail::reply r;
+  r.fields = fields;
+  if (!result.is_object()) {
+    r.not_object = &result;
+  } else {
+    if (const auto a = result.find("action"); a != result.end()) r.action = &*a;
+    if (const auto c = result.find("content"); c != result.end())
+      detail::add_content<Form>(r, *c, fields, options.strict);
+  }
+  return detail::judge<Form>(r);
 }
 
 // Decodes an ElicitResult from its JSON text, within options.max_bytes and options.max_depth.
+// The text is read straight into the form's fields (detail/reply.hpp), without building the
+// whole document first; the answer is judged exactly as decode(nlohmann::json::parse(text)).
 template <class Form>
 [[nodiscard]] response<Form> decode(std::string_view json_text, const decode_options& options = {}) {
-  violation_list violations;
-  const std::optional<nlohmann::json> parsed = detail::parse_answer(json_text, options, violations);
-  if (!parsed) return response<Form>(action::cancel, std::nullopt, std::move(violations));
-  return decode<Form>(*parsed, options);
+  static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
+  auto unreadable = [](std::string keyword, std::string text) {
+    return response<Form>(action::cancel, std::nullopt, violation_list({{"", std::move(keyword), std::move(text)}}));
+  };
+  if (json_text.size() > options.max_bytes)
+    return unreadable("maxBytes", detail::message("The answer is ", json_text.size(), " bytes long, more than the ",
+                                                  options.max_bytes, " this server reads."));
+  detail::reply_reader reader(detail::form_spec<Form>, options.strict, options.max_depth);
+  if (!nlohmann::json::sax_parse(json_text.begin(), json_text.end(), &reader)) {
+    // The parser's own messages quote the bytes it stopped at, which need not be UTF-8; the
+    // message says where instead, so that it can always be sent on as JSON.
+    if (reader.too_deep())
+      return unreadable("maxDepth", detail::message("The answer nests lists and objects more than ", options.max_depth,
+                                                    " levels deep."));
+    if (reader.error_id() == 406)  // out_of_range.406: a number beyond double
+      return unreadable("json", "The answer holds a number too large to read.");
+    return unreadable("json", detail::message("The answer is not valid JSON (at byte ", reader.error_byte(), ")."));
+  }
+  std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
+  return detail::judge<Form>(reader.result(fields));
 }
 template <class Form>
 [[nodiscard]] response<Form> decode(const char* json_text, const decode_options& options = {}) {

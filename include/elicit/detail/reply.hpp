@@ -1,0 +1,259 @@
+// An ElicitResult as decode reads it (`reply`), found in a parsed document or read straight
+// from text (`reply_reader`).
+//
+// Reading from text is where the time goes: parsing is four fifths of decoding an answer.
+// reply_reader takes the parser's events and keeps only what decode looks at, the action and
+// the value of each field of the form, each in a slot of its own. The rest of the document is
+// checked as JSON and bounded in depth but never built, and no map of the content is made.
+// What it keeps is what decode finds in the parsed document, key for key (a repeated key: the
+// last one wins, as in nlohmann::json::parse); tests/test_decode.cpp and the fuzz target
+// compare the two readings.
+#pragma once
+
+#include <elicit/detail/field_spec.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace elicit::detail {
+
+// What decode looks at in an ElicitResult. A null pointer is something absent.
+struct reply {
+  const nlohmann::json* not_object = nullptr;          // the result, when it is not an object
+  const nlohmann::json* action = nullptr;              // its action
+  const nlohmann::json* content_not_object = nullptr;  // its content, when that is not an object
+  std::span<const nlohmann::json* const> fields;       // the content's value of each field, in form order
+  std::vector<std::string_view> unknown;               // (strict) the content's other keys, sorted, once each
+};
+
+inline bool is_field_name(std::span<const field_spec> specs, std::string_view key) noexcept {
+  return std::any_of(specs.begin(), specs.end(), [&](const field_spec& s) { return s.wire == key; });
+}
+
+// The fields of a parsed content object, found by their wire names; `out` has one per spec.
+inline void find_fields(const nlohmann::json& content, std::span<const field_spec> specs,
+                        std::span<const nlohmann::json*> out, bool strict, std::vector<std::string_view>& unknown) {
+  // The object's own map: a heterogeneous lookup by the wire name, without building a key.
+  const auto& members = content.get_ref<const nlohmann::json::object_t&>();
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const auto it = members.find(specs[i].wire);
+    out[i] = it == members.end() ? nullptr : &it->second;
+  }
+  if (!strict) return;
+  for (const auto& member : members)
+    if (!is_field_name(specs, member.first)) unknown.push_back(member.first);  // the map is sorted
+}
+
+// Builds one JSON value from the parser's events, as nlohmann::json::parse would.
+class value_builder {
+ public:
+  void start(nlohmann::json& target) {
+    target_ = &target;
+    open_.clear();
+  }
+  template <class V>
+  void add(V&& v) {
+    place(std::forward<V>(v));
+  }
+  void open(nlohmann::json::value_t kind) { open_.push_back(&place(kind)); }
+  void key(const std::string& k) { slot_ = &(*open_.back())[k]; }  // repeated: the last value wins
+  void close() { open_.pop_back(); }
+  [[nodiscard]] bool done() const noexcept { return open_.empty(); }
+
+ private:
+  // Where the next value goes: the target, the end of the open list, or the last key's slot.
+  template <class V>
+  nlohmann::json& place(V&& v) {
+    if (open_.empty()) return *target_ = nlohmann::json(std::forward<V>(v));
+    if (open_.back()->is_array()) return open_.back()->emplace_back(std::forward<V>(v));
+    return *slot_ = nlohmann::json(std::forward<V>(v));
+  }
+
+  nlohmann::json* target_ = nullptr;
+  std::vector<nlohmann::json*> open_;  // the lists and objects still open, outermost first
+  nlohmann::json* slot_ = nullptr;
+};
+
+// Reads an ElicitResult from the parser's events (nlohmann::json::sax_parse).
+class reply_reader {
+ public:
+  reply_reader(std::span<const field_spec> specs, bool strict, std::size_t max_depth)
+      : specs_(specs), strict_(strict), max_depth_(max_depth) {
+    if (specs.size() > near_.size()) far_.resize(specs.size());
+    values_ = specs.size() > near_.size() ? std::span<nlohmann::json>(far_) : std::span(near_).first(specs.size());
+    clear_content();
+  }
+  reply_reader(const reply_reader&) = delete;
+  reply_reader& operator=(const reply_reader&) = delete;
+
+  // ---- The parser's events ----
+  bool null() { return scalar(nullptr); }
+  bool boolean(bool v) { return scalar(v); }
+  bool number_integer(std::int64_t v) { return scalar(v); }
+  bool number_unsigned(std::uint64_t v) { return scalar(v); }
+  bool number_float(double v, const std::string& /*text*/) { return scalar(v); }
+  // Strings and keys are copied, not moved: the parser's buffer keeps its capacity for the next.
+  bool string(const std::string& v) { return scalar(v); }
+  bool binary(nlohmann::json::binary_t& v) { return scalar(v); }  // never produced by JSON text
+  bool start_object(std::size_t /*size*/) { return open(nlohmann::json::value_t::object); }
+  bool start_array(std::size_t /*size*/) { return open(nlohmann::json::value_t::array); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(const std::string& k);
+  bool parse_error(std::size_t byte, const std::string& /*token*/, const nlohmann::json::exception& e) {
+    error_byte_ = byte;
+    error_id_ = e.id;
+    return false;
+  }
+
+  // ---- After sax_parse ----
+  [[nodiscard]] bool too_deep() const noexcept { return too_deep_; }
+  [[nodiscard]] std::size_t error_byte() const noexcept { return error_byte_; }
+  [[nodiscard]] int error_id() const noexcept { return error_id_; }  // nlohmann's id: 101 syntax, 406 range...
+  // What was read; `fields` has one slot per spec and must outlive the reply, as must this reader.
+  [[nodiscard]] reply result(std::span<const nlohmann::json*> fields);
+
+ private:
+  // What the next value is, from the key before it.
+  enum class role { skip, action, content, field };
+
+  template <class V>
+  bool scalar(V&& v) {
+    if (building_) builder_.add(std::forward<V>(v));
+    else if (skip_until_ == 0)
+      if (nlohmann::json* target = target_at(depth_)) *target = nlohmann::json(std::forward<V>(v));
+    return true;
+  }
+  bool open(nlohmann::json::value_t kind);
+  bool close();
+  nlohmann::json* target_at(std::size_t depth);
+  void clear_content();
+
+  std::span<const field_spec> specs_;
+  bool strict_;
+  std::size_t max_depth_;
+
+  std::size_t depth_ = 0;       // lists and objects open around the next event
+  bool building_ = false;       // a list or object is being built into a target
+  std::size_t skip_until_ = 0;  // when not 0, everything is skipped until depth_ falls below this
+  value_builder builder_;
+  role next_ = role::skip;
+  std::size_t next_field_ = 0;
+
+  bool result_is_object_ = false;
+  nlohmann::json not_object_;  // the result, when it is not an object
+  bool has_action_ = false;
+  nlohmann::json action_;
+  bool content_is_object_ = true;   // an absent content reads as an empty object
+  nlohmann::json content_;          // the content, when it is not an object
+  std::array<nlohmann::json, 16> near_;  // the fields' values (discarded: absent), in place for most forms
+  std::vector<nlohmann::json> far_;
+  std::span<nlohmann::json> values_;
+  std::vector<std::string> unknown_;
+
+  bool too_deep_ = false;
+  std::size_t error_byte_ = 0;
+  int error_id_ = 0;
+};
+
+inline bool reply_reader::key(const std::string& k) {
+  if (building_) {
+    builder_.key(k);
+  } else if (skip_until_ != 0) {
+  } else if (depth_ == 1) {  // a key of the result
+    next_ = k == "action" ? role::action : k == "content" ? role::content : role::skip;
+  } else {  // a key of the content object
+    next_ = role::skip;
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+      if (specs_[i].wire != k) continue;
+      next_ = role::field;
+      next_field_ = i;
+      break;
+    }
+    if (next_ == role::skip && strict_) unknown_.push_back(k);
+  }
+  return true;
+}
+
+inline bool reply_reader::open(nlohmann::json::value_t kind) {
+  if (depth_ == max_depth_) {
+    too_deep_ = true;
+    return false;
+  }
+  const std::size_t at = depth_++;
+  if (building_) {
+    builder_.open(kind);
+  } else if (skip_until_ != 0) {
+  } else if (kind == nlohmann::json::value_t::object && at == 0) {
+    result_is_object_ = true;  // its keys follow
+  } else if (kind == nlohmann::json::value_t::object && at == 1 && next_ == role::content) {
+    clear_content();  // a repeated "content": the last one wins
+  } else if (nlohmann::json* target = target_at(at)) {
+    builder_.start(*target);
+    builder_.open(kind);
+    building_ = true;
+  } else {
+    skip_until_ = depth_;
+  }
+  return true;
+}
+
+inline bool reply_reader::close() {
+  const std::size_t closing = depth_--;
+  if (building_) {
+    builder_.close();
+    building_ = !builder_.done();
+  } else if (skip_until_ == closing) {
+    skip_until_ = 0;
+  }
+  return true;
+}
+
+// Where a value that starts inside `depth` lists and objects goes, or nowhere.
+inline nlohmann::json* reply_reader::target_at(std::size_t depth) {
+  if (depth == 0) return &not_object_;
+  if (depth == 1) {
+    if (next_ == role::action) {
+      has_action_ = true;
+      return &action_;
+    }
+    if (next_ != role::content) return nullptr;
+    clear_content();
+    content_is_object_ = false;
+    return &content_;
+  }
+  if (next_ != role::field) return nullptr;
+  return &values_[next_field_];
+}
+
+inline void reply_reader::clear_content() {
+  content_is_object_ = true;
+  for (nlohmann::json& v : values_) v = nlohmann::json(nlohmann::json::value_t::discarded);
+  unknown_.clear();
+}
+
+inline reply reply_reader::result(std::span<const nlohmann::json*> fields) {
+  reply r;
+  if (!result_is_object_) {
+    r.not_object = &not_object_;
+    return r;
+  }
+  if (has_action_) r.action = &action_;
+  if (!content_is_object_) r.content_not_object = &content_;
+  for (std::size_t i = 0; i < values_.size(); ++i) fields[i] = values_[i].is_discarded() ? nullptr : &values_[i];
+  r.fields = fields;
+  std::sort(unknown_.begin(), unknown_.end());  // as the parsed object's map would hold them
+  unknown_.erase(std::unique(unknown_.begin(), unknown_.end()), unknown_.end());
+  r.unknown.assign(unknown_.begin(), unknown_.end());
+  return r;
+}
+
+}  // namespace elicit::detail

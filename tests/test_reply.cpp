@@ -1,0 +1,201 @@
+// decode(text) reads the answer straight from the parser's events (detail/reply.hpp), without
+// building the document; decode(json) reads the parsed document. They must judge every answer
+// alike: same action, same violations in the same order, same value. Here on hand-picked
+// documents (repeated keys, keys in any order, content that is not an object, nesting in
+// unknown keys) and on thousands of generated ones.
+#include "../samples/forms.hpp"
+#include "forms.hpp"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using nlohmann::json;
+
+namespace {
+
+template <class Form>
+void same_reading(const std::string& text, elicit::decode_options options = {}) {
+  INFO(text);
+  const elicit::response<Form> from_text = elicit::decode<Form>(text, options);
+  const json parsed = json::parse(text);
+  const elicit::response<Form> from_json = elicit::decode<Form>(parsed, options);
+  CHECK(from_text.action() == from_json.action());
+  CHECK(from_text.outcome() == from_json.outcome());
+  CHECK(fmt::format("{}", from_text.violations()) == fmt::format("{}", from_json.violations()));
+  CHECK(from_text.violations().items() == from_json.violations().items());
+  REQUIRE(from_text.accepted() == from_json.accepted());
+  if (from_text.accepted()) CHECK(elicit::to_content(*from_text) == elicit::to_content(*from_json));
+}
+
+template <class Form>
+void same_reading_strict_or_not(const std::string& text) {
+  same_reading<Form>(text);
+  same_reading<Form>(text, {.strict = true});
+}
+
+}  // namespace
+
+TEST_CASE("decode(text) and decode(json) read hand-picked answers alike") {
+  for (const std::string text : {
+           R"({"action":"accept","content":{"country_code":"FR","insured_value_gbp":10}})",
+           R"({"content":{"country_code":"FR"},"action":"accept"})",                     // content first
+           R"({"action":"accept","content":{"country_code":"XX","country_code":"IE"}})",  // repeated field: last wins
+           R"({"action":"accept","content":{"country_code":"IE","country_code":"XX"}})",
+           R"({"action":"decline","action":"accept","content":{"country_code":"IE"}})",  // repeated action
+           R"({"action":"accept","content":{"country_code":"IE"},"content":{"insured_value_gbp":-1}})",
+           R"({"action":"accept","content":{"country_code":"IE"},"content":7})",  // repeated content, not an object
+           R"({"action":"accept","content":[1,{"a":2}],"content":{"country_code":"NL"}})",
+           R"({"action":"accept","content":null})",
+           R"({"action":"accept","content":"text"})",
+           R"({"action":"accept","content":[]})",
+           R"({"action":"accept"})",
+           R"({"action":"accept","content":{}})",
+           R"({"action":["accept"],"content":{"country_code":"IE"}})",
+           R"({"action":{"accept":true}})",
+           R"({"action":null})",
+           R"({})",
+           R"([])",
+           R"([{"action":"accept"}])",
+           R"("accept")",
+           R"(12.5)",
+           R"(null)",
+           // Unknown keys, at every level, named like the keys that matter.
+           R"({"_meta":{"action":"decline","content":{"country_code":"XX"}},"action":"accept","content":{"country_code":"GB"}})",
+           R"({"action":"accept","content":{"country_code":"GB","action":"decline","content":{"country_code":"XX"}}})",
+           R"({"action":"accept","content":{"zz":[[[{"country_code":"XX"}]]],"country_code":"GB","aa":{"b":[1,2,{}]}}})",
+           R"({"action":"accept","content":{"country_code":"GB","extra":1,"extra":2,"Extra":3,"é":4}})",
+           // Field values of every shape.
+           R"({"action":"accept","content":{"country_code":["GB"],"insured_value_gbp":{"v":1},"signature_required":[]}})",
+           R"({"action":"accept","content":{"country_code":{},"insured_value_gbp":[[]],"signature_required":null}})",
+           R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":1e3,"signature_required":true}})",
+           R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":18446744073709551615}})",
+           R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":-9223372036854775808}})",
+       }) {
+    same_reading_strict_or_not<shipping::ShipmentOptions>(text);
+  }
+  for (const std::string text : {
+           R"({"action":"accept","content":{"plain":"Red","titled":"g","size":"L","code":"B","many":["Red",["Blue"],{"x":1}]}})",
+           R"({"action":"accept","content":{"plain":"Red","titled":"g","size":"L","code":"B","many":["Red","Red"],"some":["r"],"few":[]}})",
+           R"({"action":"accept","content":{"many":[],"many":["Green"],"plain":"Blue","titled":"b","size":"S","code":"A"}})",
+       }) {
+    same_reading_strict_or_not<forms::Choices>(text);
+  }
+}
+
+TEST_CASE("decode(text) keeps the depth limit at the same place as before") {
+  auto nested = [](std::size_t depth) {  // the result object is level 1, content 2, the value 3...
+    return R"({"action":"accept","content":{"street":)" + std::string(depth - 2, '[') + std::string(depth - 2, ']') +
+           "}}";
+  };
+  CHECK(elicit::decode<shipping::DeliveryAddress>(nested(32)).violations()[0].keyword == "type");
+  CHECK(elicit::decode<shipping::DeliveryAddress>(nested(33)).violations()[0].keyword == "maxDepth");
+  CHECK(elicit::decode<shipping::DeliveryAddress>(nested(4), {.max_depth = 4}).violations()[0].keyword == "type");
+  CHECK(elicit::decode<shipping::DeliveryAddress>(nested(5), {.max_depth = 4}).violations()[0].keyword == "maxDepth");
+  // Skipped and unknown values count too: depth is a property of the text, not of the form.
+  const std::string deep_meta = R"({"_meta":)" + std::string(40, '[') + std::string(40, ']') + R"(,"action":"cancel"})";
+  CHECK(elicit::decode<shipping::DeliveryAddress>(deep_meta).violations()[0].keyword == "maxDepth");
+  CHECK(elicit::decode<shipping::DeliveryAddress>(R"({"a":{"b":{}}})", {.max_depth = 2}).violations()[0].keyword ==
+        "maxDepth");
+  CHECK(elicit::decode<shipping::DeliveryAddress>("[]", {.max_depth = 0}).violations()[0].keyword == "maxDepth");
+}
+
+namespace {
+
+// A random JSON document shaped like an ElicitResult for a form with these wire names: the
+// keys that matter and others, in any order, sometimes repeated, with values of every kind.
+class answer_maker {
+ public:
+  answer_maker(std::vector<std::string> fields, std::vector<std::string> words)
+      : fields_(std::move(fields)), words_(std::move(words)) {}
+
+  std::string result() {
+    if (chance(5)) return value(0);
+    std::vector<std::string> members;
+    if (!chance(10)) members.push_back(R"("action":)" + action());
+    if (!chance(10)) members.push_back(R"("content":)" + (chance(10) ? value(1) : content()));
+    if (chance(5)) members.push_back(R"("action":)" + action());
+    if (chance(8)) members.push_back(R"("content":)" + (chance(4) ? value(1) : content()));
+    if (chance(5)) members.push_back(R"("_meta":)" + value(1));
+    std::shuffle(members.begin(), members.end(), random_);
+    return "{" + join(members) + "}";
+  }
+
+ private:
+  std::string action() {
+    static const std::vector<std::string> actions = {R"("accept")", R"("accept")", R"("accept")", R"("decline")",
+                                                     R"("cancel")", R"("ACCEPT")", "1", "null"};
+    return actions[pick(actions.size())];
+  }
+  std::string content() {
+    std::vector<std::string> members;
+    for (const std::string& f : fields_) {
+      if (!chance(8)) members.push_back(json(f).dump() + ":" + field_value());
+      if (chance(10)) members.push_back(json(f).dump() + ":" + field_value());  // repeated
+    }
+    if (chance(6)) members.push_back(json(words_[pick(words_.size())] + "_x").dump() + ":" + value(2));
+    std::shuffle(members.begin(), members.end(), random_);
+    return "{" + join(members) + "}";
+  }
+  std::string field_value() {
+    if (chance(6)) return value(2);
+    if (chance(3)) {
+      std::vector<std::string> items;
+      for (std::size_t n = pick(4); n > 0; --n) items.push_back(chance(6) ? value(3) : word());
+      return "[" + join(items) + "]";
+    }
+    return chance(2) ? word() : scalar();
+  }
+  std::string word() { return json(words_[pick(words_.size())]).dump(); }
+  std::string scalar() {
+    static const std::vector<std::string> scalars = {"0",     "1",     "-1",    "2.5",   "1e3",  "99999999999",
+                                                     "true",  "false", "null",  "5000",  "5001", "-0.0",
+                                                     R"("")", R"("x")", R"("2025-01-31")", R"("2025-01-31T09:30:00Z")",
+                                                     R"("a@b.co")", R"("https://e.org")"};
+    return scalars[pick(scalars.size())];
+  }
+  std::string value(int depth) {
+    if (depth > 5 || chance(2)) return chance(2) ? scalar() : word();
+    std::vector<std::string> items;
+    const bool object = chance(2);
+    for (std::size_t n = pick(4); n > 0; --n)
+      items.push_back(object ? word() + ":" + value(depth + 1) : value(depth + 1));
+    return object ? "{" + join(items) + "}" : "[" + join(items) + "]";
+  }
+  static std::string join(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const std::string& p : parts) out += (out.empty() ? "" : ",") + p;
+    return out;
+  }
+  std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random_); }
+  bool chance(std::size_t one_in) { return pick(one_in) == 0; }
+
+  std::vector<std::string> fields_, words_;
+  std::mt19937 random_{20261130};
+};
+
+template <class Form>
+void generated_answers_read_alike(std::vector<std::string> words, int count) {
+  std::vector<std::string> fields;
+  for (const auto& s : elicit::detail::form_spec<Form>) fields.emplace_back(s.wire);
+  words.insert(words.end(), fields.begin(), fields.end());
+  words.insert(words.end(), {"action", "content", "accept"});
+  answer_maker make(fields, words);
+  for (int i = 0; i < count; ++i) same_reading_strict_or_not<Form>(make.result());
+}
+
+}  // namespace
+
+TEST_CASE("decode(text) and decode(json) read generated answers alike") {
+  generated_answers_read_alike<shipping::ShipmentOptions>({"GB", "IE", "FR", "DE", "NL", "US"}, 3000);
+  generated_answers_read_alike<shipping::DeliveryAddress>({"SW1A 1AA", "London", "GB", "a very long street name"}, 3000);
+  generated_answers_read_alike<forms::Choices>({"Red", "Green", "Blue", "r", "g", "b", "S", "M", "L", "A", "B",
+                                               "urgent", "high", "normal", "low"},
+                                              3000);
+  generated_answers_read_alike<forms::Plain>({"x", "héllo", "a.b@ex.org"}, 3000);
+  generated_answers_read_alike<forms::Optionals>({"x", ""}, 2000);
+}
