@@ -78,3 +78,47 @@ TEST_CASE("enumerator names are reflected at compile time") {
   STATIC_REQUIRE(enumerator_name(static_cast<forms::ColorName>(7)).empty());
   STATIC_REQUIRE(enumerator_name(forms::Code::alpha).empty());  // outside [-128, 127]
 }
+
+namespace {
+// Values at both ends of the reflected range and on both sides of each 32-value chunk.
+enum class Edges : short { lowest = -128, a = -97, b = -96, c = -1, d = 0, e = 31, f = 32, g = 95, h = 96, highest = 127,
+                           beyond = 128 };
+enum class Tiny : bool { no, yes };
+enum class Small : unsigned char { zero, top = 127, beyond = 200 };
+}  // namespace
+
+TEST_CASE("enumerators are reflected 32 at a time, at every chunk boundary") {
+  using elicit::detail::reflected_entries;
+  constexpr auto edges = reflected_entries<Edges>;
+  STATIC_REQUIRE(edges.size() == 10);  // `beyond` is outside [-128, 127]
+  STATIC_REQUIRE(edges.front().wire == "lowest");
+  STATIC_REQUIRE(edges[2].wire == "b");
+  STATIC_REQUIRE(edges[6].wire == "f");
+  STATIC_REQUIRE(edges.back().wire == "highest");
+  STATIC_REQUIRE(reflected_entries<Tiny>.size() == 2);
+  STATIC_REQUIRE(reflected_entries<Tiny>[1].wire == "yes");
+  STATIC_REQUIRE(reflected_entries<Small>.size() == 2);
+  STATIC_REQUIRE(reflected_entries<Small>[1].wire == "top");
+}
+
+TEST_CASE("a list of values is read from either compiler's signature") {
+  using elicit::detail::names_in;
+  constexpr auto read = [](std::string_view text) { return names_in<3>(text.data(), text.size()); };
+  // GCC 12
+  constexpr auto gcc = read("f() [with auto ...V = {<unnamed>::Anon::a, (ns::W<int, 2>::E)-5, main()::Local::l1}]");
+  STATIC_REQUIRE(gcc.ok);
+  STATIC_REQUIRE(gcc.names[0] == "a");
+  STATIC_REQUIRE(gcc.names[1].empty());
+  STATIC_REQUIRE(gcc.names[2] == "l1");
+  // Clang 14
+  constexpr auto clang = read("f() [V = <(anonymous namespace)::Anon::b, ((anonymous namespace)::Anon)7, ns::W<int, 2>::E::x>]");
+  STATIC_REQUIRE(clang.ok);
+  STATIC_REQUIRE(clang.names[0] == "b");
+  STATIC_REQUIRE(clang.names[1].empty());
+  STATIC_REQUIRE(clang.names[2] == "x");
+  // Anything else is not guessed at: the chunk is then reflected one value at a time.
+  STATIC_REQUIRE_FALSE(read("f() [with auto ...V = {E::a, E::b}]").ok);        // two, not three
+  STATIC_REQUIRE_FALSE(read("f() [with auto ...V = {E::a, E::b, 'c'}]").ok);    // a spelling it does not know
+  STATIC_REQUIRE_FALSE(read("f() [with auto ...V = {E::a; E::b, E::c}]").ok);
+  STATIC_REQUIRE_FALSE(read("").ok);
+}

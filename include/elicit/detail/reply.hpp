@@ -256,4 +256,21 @@ inline reply reply_reader::result(std::span<const nlohmann::json*> fields) {
   return r;
 }
 
+// Runs the JSON parser over `text`, its events to `reader`. nlohmann::json::sax_parse would
+// also instantiate, for the reader, the parsers of CBOR, MessagePack, UBJSON, BJData and BSON
+// (it branches on a format given at run time): about 0.7 s of compile time, and their code,
+// in every translation unit that decodes text. With the version elicit is built against the
+// JSON parser that sax_parse forwards to is called directly; other versions take the public
+// call. A template, so that nothing is instantiated where no text is decoded.
+template <class Reader>
+bool parse_json(std::string_view text, Reader& reader) {
+#if NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR == 11
+  auto input = nlohmann::detail::input_adapter(text.begin(), text.end());
+  return nlohmann::detail::parser<nlohmann::json, decltype(input)>(std::move(input), nullptr, true, false)
+      .sax_parse(&reader, true);
+#else
+  return nlohmann::json::sax_parse(text.begin(), text.end(), &reader);
+#endif
+}
+
 }  // namespace elicit::detail
