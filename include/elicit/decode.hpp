@@ -261,7 +261,8 @@ template <class Form>
   if (json_text.size() > options.max_bytes)
     return unreadable("maxBytes", detail::message("The answer is ", json_text.size(), " bytes long, more than the ",
                                                   options.max_bytes, " this server reads."));
-  detail::reply_reader reader(detail::form_spec<Form>, options.strict, options.max_depth);
+  detail::reply_reader<detail::dependent_t<Form, nlohmann::json>> reader(detail::form_spec<Form>, options.strict,
+                                                                       options.max_depth);
   if (!detail::parse_json(json_text, reader)) {
     // The parser's own messages quote the bytes it stopped at, which need not be UTF-8; the
     // message says where instead, so that it can always be sent on as JSON.

@@ -264,7 +264,7 @@ template <class State>
   const auto now_seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
   if (static_cast<std::int64_t>(expiry) < now_seconds) return {state_error::expired, "the request state has expired"};
   const std::string_view content(reinterpret_cast<const char*>(plain.data() + expiry_bytes), cipher_size - expiry_bytes);
-  const auto json = nlohmann::json::parse(content, nullptr, false);
+  const auto json = dependent_t<State, nlohmann::json>::parse(content, nullptr, false);  // compiled where used
   decoded<State> value = decode_content<State>(json);
   OPENSSL_cleanse(plain.data(), plain.size());
   if (!value) return {state_error::foreign, "the request state does not hold this kind of state"};

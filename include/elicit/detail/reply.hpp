@@ -25,6 +25,15 @@
 
 namespace elicit::detail {
 
+// `X`, named through a type that depends on `T`: code in a template that names it is compiled
+// only when the template is used, not in every translation unit that includes the header.
+template <class T, class X>
+struct dependent_type {
+  using type = X;
+};
+template <class T, class X>
+using dependent_t = typename dependent_type<T, X>::type;
+
 // What decode looks at in an ElicitResult. A null pointer is something absent.
 struct reply {
   const nlohmann::json* not_object = nullptr;          // the result, when it is not an object
@@ -53,9 +62,10 @@ inline void find_fields(const nlohmann::json& content, std::span<const field_spe
 }
 
 // Builds one JSON value from the parser's events, as nlohmann::json::parse would.
+template <class Json>
 class value_builder {
  public:
-  void start(nlohmann::json& target) {
+  void start(Json& target) {
     target_ = &target;
     open_.clear();
   }
@@ -63,7 +73,7 @@ class value_builder {
   void add(V&& v) {
     place(std::forward<V>(v));
   }
-  void open(nlohmann::json::value_t kind) { open_.push_back(&place(kind)); }
+  void open(typename Json::value_t kind) { open_.push_back(&place(kind)); }
   void key(const std::string& k) { slot_ = &(*open_.back())[k]; }  // repeated: the last value wins
   void close() { open_.pop_back(); }
   [[nodiscard]] bool done() const noexcept { return open_.empty(); }
@@ -71,24 +81,27 @@ class value_builder {
  private:
   // Where the next value goes: the target, the end of the open list, or the last key's slot.
   template <class V>
-  nlohmann::json& place(V&& v) {
-    if (open_.empty()) return *target_ = nlohmann::json(std::forward<V>(v));
+  Json& place(V&& v) {
+    if (open_.empty()) return *target_ = Json(std::forward<V>(v));
     if (open_.back()->is_array()) return open_.back()->emplace_back(std::forward<V>(v));
-    return *slot_ = nlohmann::json(std::forward<V>(v));
+    return *slot_ = Json(std::forward<V>(v));
   }
 
-  nlohmann::json* target_ = nullptr;
-  std::vector<nlohmann::json*> open_;  // the lists and objects still open, outermost first
-  nlohmann::json* slot_ = nullptr;
+  Json* target_ = nullptr;
+  std::vector<Json*> open_;  // the lists and objects still open, outermost first
+  Json* slot_ = nullptr;
 };
 
-// Reads an ElicitResult from the parser's events (nlohmann::json::sax_parse).
+// Reads an ElicitResult from the parser's events (nlohmann::json::sax_parse). A template on
+// the document type (Json) only so that nothing of it is compiled in a translation
+// unit that does not decode text: decode names it through a type that depends on the form.
+template <class Json>
 class reply_reader {
  public:
   reply_reader(std::span<const field_spec> specs, bool strict, std::size_t max_depth)
       : specs_(specs), strict_(strict), max_depth_(max_depth) {
     if (specs.size() > near_.size()) far_.resize(specs.size());
-    values_ = specs.size() > near_.size() ? std::span<nlohmann::json>(far_) : std::span(near_).first(specs.size());
+    values_ = specs.size() > near_.size() ? std::span<Json>(far_) : std::span(near_).first(specs.size());
     clear_content();
   }
   reply_reader(const reply_reader&) = delete;
@@ -102,13 +115,13 @@ class reply_reader {
   bool number_float(double v, const std::string& /*text*/) { return scalar(v); }
   // Strings and keys are copied, not moved: the parser's buffer keeps its capacity for the next.
   bool string(const std::string& v) { return scalar(v); }
-  bool binary(nlohmann::json::binary_t& v) { return scalar(v); }  // never produced by JSON text
-  bool start_object(std::size_t /*size*/) { return open(nlohmann::json::value_t::object); }
-  bool start_array(std::size_t /*size*/) { return open(nlohmann::json::value_t::array); }
+  bool binary(typename Json::binary_t& v) { return scalar(v); }  // never produced by JSON text
+  bool start_object(std::size_t /*size*/) { return open(Json::value_t::object); }
+  bool start_array(std::size_t /*size*/) { return open(Json::value_t::array); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(const std::string& k);
-  bool parse_error(std::size_t byte, const std::string& /*token*/, const nlohmann::json::exception& e) {
+  bool parse_error(std::size_t byte, const std::string& /*token*/, const typename Json::exception& e) {
     error_byte_ = byte;
     error_id_ = e.id;
     return false;
@@ -119,7 +132,7 @@ class reply_reader {
   [[nodiscard]] std::size_t error_byte() const noexcept { return error_byte_; }
   [[nodiscard]] int error_id() const noexcept { return error_id_; }  // nlohmann's id: 101 syntax, 406 range...
   // What was read; `fields` has one slot per spec and must outlive the reply, as must this reader.
-  [[nodiscard]] reply result(std::span<const nlohmann::json*> fields);
+  [[nodiscard]] reply result(std::span<const Json*> fields);
 
  private:
   // What the next value is, from the key before it.
@@ -129,12 +142,12 @@ class reply_reader {
   bool scalar(V&& v) {
     if (building_) builder_.add(std::forward<V>(v));
     else if (skip_until_ == 0)
-      if (nlohmann::json* target = target_at(depth_)) *target = nlohmann::json(std::forward<V>(v));
+      if (Json* target = target_at(depth_)) *target = Json(std::forward<V>(v));
     return true;
   }
-  bool open(nlohmann::json::value_t kind);
+  bool open(typename Json::value_t kind);
   bool close();
-  nlohmann::json* target_at(std::size_t depth);
+  Json* target_at(std::size_t depth);
   void clear_content();
 
   std::span<const field_spec> specs_;
@@ -144,19 +157,19 @@ class reply_reader {
   std::size_t depth_ = 0;       // lists and objects open around the next event
   bool building_ = false;       // a list or object is being built into a target
   std::size_t skip_until_ = 0;  // when not 0, everything is skipped until depth_ falls below this
-  value_builder builder_;
+  value_builder<Json> builder_;
   role next_ = role::skip;
   std::size_t next_field_ = 0;
 
   bool result_is_object_ = false;
-  nlohmann::json not_object_;  // the result, when it is not an object
+  Json not_object_;  // the result, when it is not an object
   bool has_action_ = false;
-  nlohmann::json action_;
+  Json action_;
   bool content_is_object_ = true;   // an absent content reads as an empty object
-  nlohmann::json content_;          // the content, when it is not an object
-  std::array<nlohmann::json, 16> near_;  // the fields' values (discarded: absent), in place for most forms
-  std::vector<nlohmann::json> far_;
-  std::span<nlohmann::json> values_;
+  Json content_;          // the content, when it is not an object
+  std::array<Json, 16> near_;  // the fields' values (discarded: absent), in place for most forms
+  std::vector<Json> far_;
+  std::span<Json> values_;
   std::vector<std::string> unknown_;
 
   bool too_deep_ = false;
@@ -164,7 +177,8 @@ class reply_reader {
   int error_id_ = 0;
 };
 
-inline bool reply_reader::key(const std::string& k) {
+template <class Json>
+bool reply_reader<Json>::key(const std::string& k) {
   if (building_) {
     builder_.key(k);
   } else if (skip_until_ != 0) {
@@ -183,7 +197,8 @@ inline bool reply_reader::key(const std::string& k) {
   return true;
 }
 
-inline bool reply_reader::open(nlohmann::json::value_t kind) {
+template <class Json>
+bool reply_reader<Json>::open(typename Json::value_t kind) {
   if (depth_ == max_depth_) {
     too_deep_ = true;
     return false;
@@ -192,11 +207,11 @@ inline bool reply_reader::open(nlohmann::json::value_t kind) {
   if (building_) {
     builder_.open(kind);
   } else if (skip_until_ != 0) {
-  } else if (kind == nlohmann::json::value_t::object && at == 0) {
+  } else if (kind == Json::value_t::object && at == 0) {
     result_is_object_ = true;  // its keys follow
-  } else if (kind == nlohmann::json::value_t::object && at == 1 && next_ == role::content) {
+  } else if (kind == Json::value_t::object && at == 1 && next_ == role::content) {
     clear_content();  // a repeated "content": the last one wins
-  } else if (nlohmann::json* target = target_at(at)) {
+  } else if (Json* target = target_at(at)) {
     builder_.start(*target);
     builder_.open(kind);
     building_ = true;
@@ -206,7 +221,8 @@ inline bool reply_reader::open(nlohmann::json::value_t kind) {
   return true;
 }
 
-inline bool reply_reader::close() {
+template <class Json>
+bool reply_reader<Json>::close() {
   const std::size_t closing = depth_--;
   if (building_) {
     builder_.close();
@@ -218,7 +234,8 @@ inline bool reply_reader::close() {
 }
 
 // Where a value that starts inside `depth` lists and objects goes, or nowhere.
-inline nlohmann::json* reply_reader::target_at(std::size_t depth) {
+template <class Json>
+Json* reply_reader<Json>::target_at(std::size_t depth) {
   if (depth == 0) return &not_object_;
   if (depth == 1) {
     if (next_ == role::action) {
@@ -234,13 +251,15 @@ inline nlohmann::json* reply_reader::target_at(std::size_t depth) {
   return &values_[next_field_];
 }
 
-inline void reply_reader::clear_content() {
+template <class Json>
+void reply_reader<Json>::clear_content() {
   content_is_object_ = true;
-  for (nlohmann::json& v : values_) v = nlohmann::json(nlohmann::json::value_t::discarded);
+  for (Json& v : values_) v = Json(Json::value_t::discarded);
   unknown_.clear();
 }
 
-inline reply reply_reader::result(std::span<const nlohmann::json*> fields) {
+template <class Json>
+reply reply_reader<Json>::result(std::span<const Json*> fields) {
   reply r;
   if (!result_is_object_) {
     r.not_object = &not_object_;
