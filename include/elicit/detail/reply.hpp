@@ -6,7 +6,7 @@
 // the value of each field of the form, each in a slot of its own. The rest of the document is
 // checked as JSON and bounded in depth but never built, and no map of the content is made.
 // What it keeps is what decode finds in the parsed document, key for key (a repeated key: the
-// last one wins, as in nlohmann::json::parse); tests/test_decode.cpp and the fuzz target
+// last one wins, as in nlohmann::json::parse); tests/test_reply.cpp and the fuzz target
 // compare the two readings.
 #pragma once
 
