@@ -469,3 +469,16 @@ TEST_CASE("parse errors are reported in text that is always valid UTF-8") {
   REQUIRE(strict.violations().size() == 1);
   CHECK_NOTHROW(elicit::invalid_params_error(1, strict.violations()).dump());
 }
+
+TEST_CASE("values that JSON text never holds are reported, never thrown") {
+  // What nlohmann::json::parse(text, nullptr, false) gives for text that is not JSON.
+  const auto r = elicit::decode<shipping::ShipmentOptions>(json::parse("{oops", nullptr, false));
+  REQUIRE(r.violations().size() == 1);
+  CHECK(r.violations()[0].message == "An elicitation result must be a JSON object; got nothing readable.");
+  CHECK_FALSE(elicit::decode_content<shipping::ShipmentOptions>(json::parse("[", nullptr, false)).has_value());
+  const json binary = {{"country_code", json::binary({1, 2})}};
+  const auto d = elicit::decode_content<shipping::ShipmentOptions>(binary);
+  REQUIRE(d.violations().size() == 1);
+  CHECK(d.violations()[0].keyword == "type");
+  CHECK(d.violations()[0].message.ends_with("got binary data."));
+}

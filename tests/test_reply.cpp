@@ -102,6 +102,11 @@ TEST_CASE("decode(text) keeps the depth limit at the same place as before") {
   CHECK(elicit::decode<shipping::DeliveryAddress>(R"({"a":{"b":{}}})", {.max_depth = 2}).violations()[0].keyword ==
         "maxDepth");
   CHECK(elicit::decode<shipping::DeliveryAddress>("[]", {.max_depth = 0}).violations()[0].keyword == "maxDepth");
+  // The text is read once: what comes first in it, a syntax error or the level past the limit, is reported.
+  const std::string deep = std::string(40, '[');
+  CHECK(elicit::decode<shipping::DeliveryAddress>(R"({"action":"cancel"})" + deep).violations()[0].keyword == "json");
+  CHECK(elicit::decode<shipping::DeliveryAddress>("x" + deep).violations()[0].keyword == "json");
+  CHECK(elicit::decode<shipping::DeliveryAddress>(deep + "x").violations()[0].keyword == "maxDepth");
 }
 
 namespace {

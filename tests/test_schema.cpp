@@ -128,3 +128,17 @@ TEST_CASE("schema() and schema_json agree") {
   CHECK(elicit::schema<forms::Annotated>() == nlohmann::ordered_json::parse(elicit::schema_json<forms::Annotated>));
   CHECK(elicit::schema<forms::Plain>().dump() == elicit::schema_json<forms::Plain>);
 }
+
+namespace {
+enum class Couleur { rouge, é_bleu };
+struct Année {
+  int année;
+  Couleur couleur;
+};
+}  // namespace
+
+TEST_CASE("names spelled in UTF-8 are read whole, not from their ASCII tail") {
+  CHECK(elicit::schema_json<Année> ==
+        R"({"type":"object","properties":{"année":{"type":"integer"},"couleur":{"type":"string","enum":["rouge","é_bleu"]}},)"
+        R"("required":["année","couleur"]})"sv);
+}

@@ -22,10 +22,12 @@ struct fixed_string {
   [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
 };
 
-// A character of a C++ identifier (ASCII): how member and enumerator names are read out of
-// compiler signatures.
+// A byte of a C++ identifier: how member and enumerator names are read out of compiler
+// signatures. Bytes past ASCII are taken too: GCC and Clang spell an identifier such as
+// `año` in UTF-8, and reading only its ASCII tail would name the member "o".
 constexpr bool is_identifier_char(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
 }
 
 // FNV-1a over text, continuing from `hash`: a compile-time identity for types and schemas.

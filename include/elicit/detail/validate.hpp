@@ -94,9 +94,11 @@ struct described {
       case nlohmann::json::value_t::number_unsigned:
         out.put("the number ");
         return write_unsigned(out, j.get<std::uint64_t>());
-      default:
+      case nlohmann::json::value_t::number_integer:
         out.put("the number ");
         return write_signed(out, j.get<std::int64_t>());
+      case nlohmann::json::value_t::binary: return out.put("binary data");
+      default: return out.put("nothing readable");  // discarded: what parse(text, nullptr, false) gives for bad text
     }
   }
   template <class Sink>
