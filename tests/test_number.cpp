@@ -1,6 +1,5 @@
 // Numbers written at compile time: the shortest text that reads back to the same value.
 #include <elicit/detail/json_text.hpp>
-#include <elicit/detail/message.hpp>
 #include <elicit/detail/number.hpp>
 
 #include <catch2/catch.hpp>
@@ -11,10 +10,15 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <string_view>
 
 namespace {
 
-using elicit::detail::string_sink;
+struct string_sink {
+  std::string text;
+  void put(char c) { text.push_back(c); }
+  void put(std::string_view t) { text.append(t); }
+};
 
 std::string written(double v) {
   string_sink s;

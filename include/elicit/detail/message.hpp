@@ -16,12 +16,6 @@
 
 namespace elicit::detail {
 
-struct string_sink {
-  std::string text;
-  void put(char c) { text.push_back(c); }
-  void put(std::string_view t) { text.append(t); }
-};
-
 // A count and its noun, singular or plural: "1 character", "9 characters".
 struct counted {
   std::size_t n;

@@ -43,8 +43,11 @@ struct reply {
   std::vector<std::string_view> unknown;               // (strict) the content's other keys, sorted, once each
 };
 
-inline bool is_field_name(std::span<const field_spec> specs, std::string_view key) noexcept {
-  return std::any_of(specs.begin(), specs.end(), [&](const field_spec& s) { return s.wire == key; });
+// The index of the field whose wire name is `key`, or specs.size() when none is.
+inline std::size_t field_index(std::span<const field_spec> specs, std::string_view key) noexcept {
+  std::size_t i = 0;
+  while (i < specs.size() && specs[i].wire != key) ++i;
+  return i;
 }
 
 // The fields of a parsed content object, found by their wire names; `out` has one per spec.
@@ -58,7 +61,7 @@ inline void find_fields(const nlohmann::json& content, std::span<const field_spe
   }
   if (!strict) return;
   for (const auto& member : members)
-    if (!is_field_name(specs, member.first)) unknown.push_back(member.first);  // the map is sorted
+    if (field_index(specs, member.first) == specs.size()) unknown.push_back(member.first);  // the map is sorted
 }
 
 // Builds one JSON value from the parser's events, as nlohmann::json::parse would.
@@ -93,7 +96,7 @@ class value_builder {
 };
 
 // Reads an ElicitResult from the parser's events (nlohmann::json::sax_parse). A template on
-// the document type (Json) only so that nothing of it is compiled in a translation
+// the document type (nlohmann::json) only so that nothing of it is compiled in a translation
 // unit that does not decode text: decode names it through a type that depends on the form.
 template <class Json>
 class reply_reader {
@@ -185,13 +188,8 @@ bool reply_reader<Json>::key(const std::string& k) {
   } else if (depth_ == 1) {  // a key of the result
     next_ = k == "action" ? role::action : k == "content" ? role::content : role::skip;
   } else {  // a key of the content object
-    next_ = role::skip;
-    for (std::size_t i = 0; i < specs_.size(); ++i) {
-      if (specs_[i].wire != k) continue;
-      next_ = role::field;
-      next_field_ = i;
-      break;
-    }
+    next_field_ = field_index(specs_, k);
+    next_ = next_field_ < specs_.size() ? role::field : role::skip;
     if (next_ == role::skip && strict_) unknown_.push_back(k);
   }
   return true;
