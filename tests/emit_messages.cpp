@@ -30,7 +30,10 @@ int main() {
   ordered_json out = ordered_json::array();
   const elicit::url_elicitation url{"https://mcp.example.com/ui/connect?account=7", "Connect your account",
                                     elicit::new_elicitation_id()};
-  const auto key = elicit::state_key::generate();
+  elicit::key_ring ring;
+  ring.add("k1", elicit::state_key::generate());
+  const elicit::state_binding binding{"emit_messages", "anonymous", "tools/call", "book_shipment",
+                                      elicit::digest_of(nlohmann::json::object())};
   const shipping::DeliveryAddress address{{"1 High St"}, {"London"}, {"SW1A 1AA"}, {shipping::Country::GB}};
   const shipping::ShipmentOptions options{shipping::Country::IE, {250}, {true}};
   const forms::Choices choices{forms::ColorName::Blue, forms::Color::green, forms::medium, {forms::Priority::urgent},
@@ -67,7 +70,7 @@ int main() {
                               .ask<shipping::ShipmentOptions>("options", "How should it travel?")
                               .ask_url("payment", url)
                               .request("roots", {{"method", "roots/list"}})
-                              .state(elicit::seal(Progress{"A-17", 2}, key))
+                              .state(elicit::seal(Progress{"A-17", 2}, ring, binding))
                               .result();
       out.push_back(entry(version, "InputRequiredResult", result));
       for (const auto& [k, request] : result["inputRequests"].items()) out.push_back(entry(version, "InputRequest", request));

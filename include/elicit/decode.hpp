@@ -17,6 +17,7 @@
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/reply.hpp>
 #include <elicit/detail/validate.hpp>
+#include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/violation.hpp>
 
@@ -60,10 +61,15 @@ class bad_answer_access : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+// The limits hold on every path: decode(text) checks the text as it reads it, decode(json)
+// and decode_content check the value they are given (elicit::exceeds) before reading it.
 struct decode_options {
   bool strict = false;                   // report keys the form does not have (additionalProperties)
-  std::size_t max_bytes = 1024 * 1024;   // decode(text): longer text is refused unread
-  std::size_t max_depth = 32;            // decode(text): deeper nesting of [ and { is refused
+  std::size_t max_bytes = 1024 * 1024;   // longer text (or a value that long as text) is refused unread
+  std::size_t max_depth = 32;            // deeper nesting of lists and objects is refused
+  std::size_t max_violations = 100;      // violations listed per answer; then one says how many more
+
+  [[nodiscard]] json_limits limits() const noexcept { return {max_bytes, max_depth}; }
 };
 
 // The content of an answer, decoded: a T, or the violations that kept it from being one.
@@ -144,6 +150,9 @@ auto& value_of(M& member) {
   else return member;
 }
 
+// The longest unknown key a violation names (its pointer and message); longer ones are counted.
+inline constexpr std::size_t max_shown_key = 128;
+
 // Reads the content of an answer into `form`, field by field, reporting every rule it breaks
 // to `violations`.
 template <class Form>
@@ -173,10 +182,19 @@ void read_content(const reply& r, Form& form, violation_list& violations) {
         ...);
   }(std::make_index_sequence<member_count<Form>>{});
   for (std::string_view key : r.unknown) {
-    // A key of JSON built in the program, not parsed, may not be UTF-8: never quote it then.
-    const bool shown = is_utf8(key);
-    violations.push_back({shown ? "/" + reporter::escape(key) : "", "additionalProperties",
-                          message("\"", shown ? key : "(a key that is not UTF-8)", "\" is not a field of this form.")});
+    if (violations.full()) {
+      violations.omit();
+      continue;
+    }
+    // A key of JSON built in the program, not parsed, may not be UTF-8: never quote it then; a
+    // long key is not repeated back, so that every violation stays short.
+    if (!is_utf8(key) || key.size() > max_shown_key)
+      violations.push_back({"", "additionalProperties",
+                            message("A key of ", key.size(), " bytes", is_utf8(key) ? "" : " that is not UTF-8",
+                                    " is not a field of this form.")});
+    else
+      violations.push_back({"/" + reporter::escape(key), "additionalProperties",
+                            message("\"", key, "\" is not a field of this form.")});
   }
 }
 
@@ -189,7 +207,7 @@ void add_content(reply& r, const nlohmann::json& content, std::span<const nlohma
 
 // An ElicitResult judged: the action, and for accept the content read into a Form.
 template <class Form>
-response<Form> judge(const reply& r) {
+response<Form> judge(const reply& r, std::size_t max_violations) {
   auto malformed = [](std::string pointer, std::string keyword, std::string text) {
     return response<Form>(action::cancel, std::nullopt,
                           violation_list({{std::move(pointer), std::move(keyword), std::move(text)}}));
@@ -207,35 +225,42 @@ response<Form> judge(const reply& r) {
     return malformed("/action", "enum",
                      message(R"(The action must be "accept", "decline" or "cancel"; got )", described{*r.action}, "."));
   std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
-  violation_list violations;
+  violation_list violations(max_violations);
   read_content(r, *form, violations);  // no content reads as an empty object
+  violations.summarize();
   if (!violations.empty()) form.reset();
   return response<Form>(action::accept, std::move(form), std::move(violations));
 }
 
 }  // namespace detail
 
-// Decodes and validates the `content` object of an answer.
+// Decodes and validates the `content` object of an answer. Content beyond options' limits is
+// refused unread (one violation, keyword "maxDepth" or "maxBytes"). Throws only std::bad_alloc.
 template <class Form>
 [[nodiscard]] decoded<Form> decode_content(const nlohmann::json& content, const decode_options& options = {}) {
-  static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
+  static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");
+  if (auto refused = exceeds(content, options.limits())) return decoded<Form>(violation_list({std::move(*refused)}));
   std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
   detail::reply r;
   detail::add_content<Form>(r, content, fields, options.strict);
   r.fields = fields;
-  violation_list violations;
+  violation_list violations(options.max_violations);
   Form form{};
   detail::read_content(r, form, violations);
+  violations.summarize();
   if (!violations.empty()) return decoded<Form>(std::move(violations));
   return decoded<Form>(std::move(form));
 }
 
 // Decodes an ElicitResult: {"action": "accept" | "decline" | "cancel", "content": {...}}.
 // Decline and cancel are answers, not errors, with or without content. A result that is not
-// an object, or has a missing or unknown action, reads as cancel with a violation saying why.
+// an object, or has a missing or unknown action, reads as cancel with a violation saying why;
+// so does a result beyond options' limits, refused before it is read. Throws only std::bad_alloc.
 template <class Form>
 [[nodiscard]] response<Form> decode(const nlohmann::json& result, const decode_options& options = {}) {
-  static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
+  static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");
+  if (auto refused = exceeds(result, options.limits()))
+    return response<Form>(action::cancel, std::nullopt, violation_list({std::move(*refused)}));
   std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
   detail::reply r;
   r.fields = fields;
@@ -246,7 +271,7 @@ template <class Form>
     if (const auto c = result.find("content"); c != result.end())
       detail::add_content<Form>(r, *c, fields, options.strict);
   }
-  return detail::judge<Form>(r);
+  return detail::judge<Form>(r, options.max_violations);
 }
 
 // Decodes an ElicitResult from its JSON text, within options.max_bytes and options.max_depth.
@@ -254,13 +279,16 @@ template <class Form>
 // whole document first; the answer is judged exactly as decode(nlohmann::json::parse(text)).
 template <class Form>
 [[nodiscard]] response<Form> decode(std::string_view json_text, const decode_options& options = {}) {
-  static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
+  static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");
   auto unreadable = [](std::string keyword, std::string text) {
     return response<Form>(action::cancel, std::nullopt, violation_list({{"", std::move(keyword), std::move(text)}}));
   };
   if (json_text.size() > options.max_bytes)
     return unreadable("maxBytes", detail::message("The answer is ", json_text.size(), " bytes long, more than the ",
                                                   options.max_bytes, " this server reads."));
+  // The parser would stop at a NUL byte and take what came before it for the whole answer.
+  if (const std::size_t nul = json_text.find('\0'); nul != std::string_view::npos)
+    return unreadable("json", detail::message("The answer is not valid JSON (at byte ", nul + 1, ")."));
   detail::reply_reader<detail::dependent_t<Form, nlohmann::json>> reader(detail::form_spec<Form>, options.strict,
                                                                        options.max_depth);
   if (!detail::parse_json(json_text, reader)) {
@@ -274,7 +302,7 @@ template <class Form>
     return unreadable("json", detail::message("The answer is not valid JSON (at byte ", reader.error_byte(), ")."));
   }
   std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
-  return detail::judge<Form>(reader.result(fields));
+  return detail::judge<Form>(reader.result(fields), options.max_violations);
 }
 template <class Form>
 [[nodiscard]] response<Form> decode(const char* json_text, const decode_options& options = {}) {
@@ -289,7 +317,7 @@ template <class Form>
 // text; empty optionals left out.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json to_content(const Form& form) {
-  static_assert(!schema_json<Form>.empty(), "elicit: this form does not compile into a schema");
+  static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");
   nlohmann::ordered_json content = nlohmann::ordered_json::object();
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (

@@ -12,9 +12,8 @@
 #pragma once
 
 #include <elicit/decode.hpp>
-#include <elicit/detail/secrets.hpp>
+#include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
-#include <elicit/state.hpp>
 #include <elicit/violation.hpp>
 
 #include <fmt/format.h>
@@ -29,21 +28,13 @@
 
 namespace elicit {
 
-namespace detail {
-// A form that may be asked: its schema compiles and no field asks for a credential.
-template <class Form>
-constexpr bool askable() {
-  if constexpr (schema_json<Form>.empty()) return false;
-  else return no_secrets<Form>();
-}
-}  // namespace detail
-
 // ---- Form mode ------------------------------------------------------------------------------
 
 // The params of a form-mode `elicitation/create`: {"mode":"form","message":...,"requestedSchema":...}.
+// A form that breaks a rule, or asks for a credential, does not compile: schema<Form>() gives
+// the one diagnostic that names the field.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json form_params(std::string_view message) {
-  static_assert(detail::askable<Form>());
   return {{"mode", "form"}, {"message", message}, {"requestedSchema", schema<Form>()}};
 }
 
@@ -69,7 +60,7 @@ struct url_elicitation {
   std::string elicitation_id;  // 2025-11-25 only: the id the completion notification names
 };
 
-// new_elicitation_id(), in state.hpp: a fresh id, 128 random bits from OpenSSL.
+// new_elicitation_id(), in state.hpp (elicit::state, with OpenSSL): a fresh id, 128 random bits.
 
 // The params of a URL-mode `elicitation/create`. With an elicitation id (2025-11-25):
 // {"mode":"url","elicitationId":...,"url":...,"message":...}; without one, 2026-07-28's shape.
@@ -222,11 +213,19 @@ class input_required {
 //   elicit::input_responses answers{params};
 //   auto address = answers.get<Address>("address");
 //   switch (address.outcome()) { case elicit::outcome::missing: /* ask again */ ... }
+//
+// The params are checked against the options' limits before anything is copied out of them (two
+// levels deeper than one answer may nest: params, inputResponses). Params beyond them are
+// refused whole: every get() then gives an invalid answer saying why, and refused() says it too.
 class input_responses {
  public:
   explicit input_responses(const nlohmann::json& request_params, decode_options options = {})
       : options_(options) {
     if (!request_params.is_object()) return;
+    if (auto too_big = exceeds(request_params, {options.max_bytes, options.max_depth + 2})) {
+      refused_ = std::move(too_big);
+      return;
+    }
     if (const auto r = request_params.find("inputResponses"); r != request_params.end() && r->is_object())
       responses_ = *r;
     if (const auto s = request_params.find("requestState"); s != request_params.end() && s->is_string())
@@ -237,11 +236,14 @@ class input_responses {
   [[nodiscard]] bool is_retry() const noexcept { return !responses_.empty() || state_.has_value(); }
   [[nodiscard]] bool has(std::string_view key) const { return responses_.contains(key); }
   [[nodiscard]] const std::optional<std::string>& request_state() const noexcept { return state_; }
+  // Why the params were refused unread (keyword "maxDepth" or "maxBytes"), or nothing.
+  [[nodiscard]] const std::optional<violation>& refused() const noexcept { return refused_; }
 
   // The answer under `key`, decoded: accepted, invalid, declined, cancelled, or missing. The
   // violations' pointers are inside the answer's content ("/postcode").
   template <class Form>
   [[nodiscard]] response<Form> get(std::string_view key) const {
+    if (refused_) return response<Form>(action::cancel, std::nullopt, violation_list({*refused_}));
     const auto it = responses_.find(key);
     if (it == responses_.end())
       return response<Form>::missing(
@@ -254,12 +256,25 @@ class input_responses {
   nlohmann::json responses_ = nlohmann::json::object();
   std::optional<std::string> state_;
   decode_options options_;
+  std::optional<violation> refused_;
 };
 
 // ---- Errors ------------------------------------------------------------------------------------
 
+// What a client is told when a requestState does not open, whatever the reason: the reason
+// itself (opened<State>::message(), state_error) belongs in the server's log. Telling a client
+// "expired" from "sealed for another user" would tell an attacker which guess was closer.
+inline constexpr std::string_view invalid_state_message = "invalid or expired requestState";
+
+// The JSON-RPC error -32602 for a requestState that did not open: always the same message.
+[[nodiscard]] inline nlohmann::ordered_json invalid_state_error(const nlohmann::json& id) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32602}, {"message", invalid_state_message}}}};
+}
+
 // The JSON-RPC error -32602 (invalid params) for an answer that broke the schema, with every
-// violation in `data.violations` as {pointer, keyword, message}.
+// violation in `data.violations` as {pointer, keyword, message}. Its size is bounded by the
+// list's: decoding keeps at most decode_options::max_violations, each a sentence of bounded
+// length (a value is quoted up to 40 characters, an unknown key up to 128 bytes).
 [[nodiscard]] inline nlohmann::ordered_json invalid_params_error(const nlohmann::json& id,
                                                                  const violation_list& violations,
                                                                  std::string_view question = {}) {

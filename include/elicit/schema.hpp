@@ -9,6 +9,7 @@
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/keywords.hpp>
 #include <elicit/detail/rules.hpp>
+#include <elicit/detail/secrets.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -33,16 +34,37 @@ inline constexpr auto schema_text = [] {
 
 // The rules run first; a form that breaks one gets its diagnostic and an empty schema,
 // instead of a cascade of errors from the reflection.
+//
+// checked_schema is what decoding and sealed state read: the description of a type, with the
+// rules of what a schema can express. A state type is not a form and is never sent, so its
+// field names may say "token".
 template <class Form>
 constexpr std::string_view checked_schema() {
   if constexpr (form_rules<Form>::ok) return schema_text<Form>.view();
   else return {};
 }
+
+// True when T's description compiles: what decode, to_content, seal and open require.
+template <class T>
+inline constexpr bool describable = !checked_schema<T>().empty();
+
+// The schema of a form that may be asked: the rules, then no field named for a credential
+// (the spec: servers MUST NOT ask for passwords, API keys, tokens... in form mode). Every way a
+// schema leaves elicit (schema_json, schema(), the request builders, the generator) reads it
+// from here, so none of them can produce one for a password; the diagnostic names the field.
+template <class Form>
+constexpr std::string_view askable_schema() {
+  if constexpr (!form_rules<Form>::ok) return {};
+  else if constexpr (!no_secrets<Form>()) return {};
+  else return schema_text<Form>.view();
+}
 }  // namespace detail
 
-// The requestedSchema of `Form` as compact JSON text, computed at compile time.
+// The requestedSchema of `Form` as compact JSON text, computed at compile time. A form that
+// breaks a rule, or has a field named for a credential, does not compile; the one diagnostic
+// names the field and says what to do.
 template <class Form>
-inline constexpr std::string_view schema_json = detail::checked_schema<Form>();
+inline constexpr std::string_view schema_json = detail::askable_schema<Form>();
 
 // The same schema as a JSON value, keys in the order the text has them. Parsed once, on first
 // use; each call returns a copy.

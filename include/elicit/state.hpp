@@ -2,14 +2,19 @@
 // opaque `requestState` and gets back, unchanged, on the retry.
 //
 // The spec requires servers to treat requestState as attacker-controlled. elicit seals it with
-// AES-256-GCM (OpenSSL): the client can neither read nor alter it, a state sealed for another
-// type or with another key does not open, and it expires.
+// AES-256-GCM (OpenSSL) under keys derived with HKDF from a ring of secrets: the client can
+// neither read nor alter it, and it opens only for the state type, server (audience), caller
+// (principal), method and target, and arguments it was sealed for, within its time, and, with
+// a replay_guard, once. docs/security.md has the threat model.
 //
 //   struct Progress { std::string order_id; int step; };
-//   const elicit::state_key key = elicit::state_key::generate();   // keep it across requests
-//   std::string token = elicit::seal(Progress{"A-17", 2}, key, std::chrono::minutes(10));
-//   elicit::opened<Progress> p = elicit::open<Progress>(token, key);
-//   if (p) resume(p->order_id, p->step); else log(p.message());
+//   elicit::key_ring ring;                                            // shared by every instance
+//   ring.add("k1", elicit::state_key::from_text(secret_from_store));
+//   const elicit::state_binding here{"shipping", caller, "tools/call", "book", elicit::digest_of(args)};
+//   std::string token = elicit::seal(Progress{"A-17", 2}, ring, here, std::chrono::minutes(10));
+//   elicit::opened<Progress> p = elicit::open<Progress>(token, ring, here);
+//   if (p) resume(p->order_id, p->step);
+//   else { log(p.message()); return elicit::invalid_state_error(id); }   // one error outward
 //
 // The state type is an aggregate of the same field types a form has (it travels as the same
 // content JSON, through the same reflection and validation), at most ~48 KiB of it.
@@ -17,12 +22,16 @@
 
 #include <elicit/decode.hpp>
 #include <elicit/detail/enum_reflection.hpp>
+#include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
 
 #include <algorithm>
@@ -30,8 +39,11 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -95,33 +107,86 @@ struct cipher_context {
   return id;
 }
 
-// The server's secret for sealing state: 256 bits. Generate it once and keep it for as long as
-// sealed states should open (every instance of a server behind one address needs the same key).
+namespace detail {
+
+inline std::array<unsigned char, 32> sha256(std::string_view a, std::string_view b = {}) {
+  std::array<unsigned char, 32> out{};
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  unsigned int n = 0;
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||
+      EVP_DigestUpdate(ctx.get(), a.data(), a.size()) != 1 || EVP_DigestUpdate(ctx.get(), b.data(), b.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx.get(), out.data(), &n) != 1)
+    throw std::runtime_error("elicit: OpenSSL SHA-256 failed");
+  return out;
+}
+
+// A 256-bit key derived from `secret` with HKDF-SHA256 (RFC 5869), bound to its key id, so that
+// one secret under two ids gives two keys and a key never is the secret itself.
+inline std::array<unsigned char, 32> derive_key(std::span<const unsigned char> secret, std::string_view key_id) {
+  std::array<unsigned char, 32> key{};
+  std::unique_ptr<EVP_KDF, decltype(&EVP_KDF_free)> kdf(EVP_KDF_fetch(nullptr, "HKDF", nullptr), &EVP_KDF_free);
+  if (!kdf) throw std::runtime_error("elicit: OpenSSL has no HKDF");
+  std::unique_ptr<EVP_KDF_CTX, decltype(&EVP_KDF_CTX_free)> ctx(EVP_KDF_CTX_new(kdf.get()), &EVP_KDF_CTX_free);
+  static constexpr char salt[] = "elicit requestState";
+  std::string info = "elicit requestState v2 key ";
+  info += key_id;
+  char digest[] = "SHA256";
+  const OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest, 0),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, const_cast<unsigned char*>(secret.data()), secret.size()),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, const_cast<char*>(salt), sizeof salt - 1),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(), info.size()),
+      OSSL_PARAM_construct_end()};
+  if (!ctx || EVP_KDF_derive(ctx.get(), key.data(), key.size(), params) != 1)
+    throw std::runtime_error("elicit: OpenSSL HKDF failed");
+  return key;
+}
+
+// Why a secret is too weak to seal with, or nothing: shorter than 32 bytes, or so repetitive
+// (all zero, one byte repeated, a short pattern) that it is no secret.
+inline const char* weak_secret(std::span<const unsigned char> secret) {
+  if (secret.size() < 32) return "a secret for sealing state must be at least 32 bytes";
+  std::array<bool, 256> seen{};
+  std::size_t distinct = 0;
+  for (unsigned char b : secret) distinct += seen[b] ? 0 : (seen[b] = true, 1);
+  if (distinct < 8) return "the secret repeats too few distinct bytes (all zero, or a short pattern): use state_key::generate()";
+  return nullptr;
+}
+
+}  // namespace detail
+
+// A secret from which sealing keys are derived: 256 random bits. Generate it once, keep it in
+// a secret store, and give every instance of the server the same one (see key_ring).
 class state_key {
  public:
   static constexpr std::size_t size = 32;
 
+  // Throws std::runtime_error when OpenSSL has no random bytes to give.
   [[nodiscard]] static state_key generate() {
     state_key k;
     const auto bytes = detail::random_bytes(size);
     std::memcpy(k.bytes_.data(), bytes.data(), size);
     return k;
   }
+  // Throws std::invalid_argument when `bytes` are not 32, or are too weak (detail::weak_secret).
   [[nodiscard]] static state_key from_bytes(std::span<const unsigned char> bytes) {
     if (bytes.size() != size) throw std::invalid_argument("elicit::state_key: a key is exactly 32 bytes");
+    if (const char* weak = detail::weak_secret(bytes)) throw std::invalid_argument(std::string("elicit::state_key: ") + weak);
     state_key k;
     std::memcpy(k.bytes_.data(), bytes.data(), size);
     return k;
   }
   // From the text to_text() gave, e.g. read from a secret store or an environment variable.
+  // Throws std::invalid_argument for anything but 32 strong bytes as base64url (43 characters).
   [[nodiscard]] static state_key from_text(std::string_view base64url) {
     const auto bytes = detail::base64url_decode(base64url);
     if (!bytes || bytes->size() != size)
       throw std::invalid_argument("elicit::state_key: expected 32 bytes as base64url (43 characters)");
     return from_bytes(*bytes);
   }
+  // The key as base64url without padding, 43 characters: what from_text() reads back.
   [[nodiscard]] std::string to_text() const { return detail::base64url_encode(bytes_); }
-  [[nodiscard]] const unsigned char* data() const noexcept { return bytes_.data(); }
+  [[nodiscard]] std::span<const unsigned char> bytes() const noexcept { return bytes_; }
 
   ~state_key() { OPENSSL_cleanse(bytes_.data(), bytes_.size()); }
   state_key(const state_key&) = default;
@@ -132,13 +197,130 @@ class state_key {
   std::array<unsigned char, size> bytes_{};
 };
 
-// Why a sealed state did not open.
+// The keys a server seals and opens states with. One key seals; every key in the ring opens.
+// Each token names its key by id (authenticated, in clear), so opening tries that key only.
+//
+// Rotation, in three phases, none of which fails a pending state:
+//   1. add:    every instance adds the new key (ring.add("2026-12", new_secret)); it opens, it
+//              does not seal yet. Wait until every instance has it.
+//   2. switch: every instance seals with it (ring.seal_with("2026-12")). Instances not yet
+//              switched still open the new tokens, since they hold the key from phase 1.
+//   3. retire: once the longest time to live has passed since the switch, every instance
+//              removes the old key (ring.retire("2026-11")); no pending state uses it.
+//
+//   elicit::key_ring ring;
+//   ring.add("2026-11", elicit::state_key::from_text(std::getenv("STATE_SECRET")));  // the first key seals
+class key_ring {
+ public:
+  static constexpr std::size_t max_id_length = 32;
+
+  // Adds a key derived (HKDF-SHA256) from `secret`, at least 32 bytes and not weak, under `id`
+  // (1 to 32 of A-Z a-z 0-9 . _ -). The first key added seals. Throws std::invalid_argument for
+  // a weak or short secret, a malformed id, or an id already in the ring.
+  key_ring& add(std::string id, std::span<const unsigned char> secret) {
+    if (id.empty() || id.size() > max_id_length ||
+        !std::all_of(id.begin(), id.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+        }))
+      throw std::invalid_argument("elicit::key_ring: a key id is 1 to 32 of A-Z a-z 0-9 . _ -; got \"" + id.substr(0, 40) + "\"");
+    if (const char* weak = detail::weak_secret(secret)) throw std::invalid_argument(std::string("elicit::key_ring: ") + weak);
+    if (find(id) != nullptr) throw std::invalid_argument("elicit::key_ring: the key id \"" + id + "\" is already in the ring");
+    keys_.push_back({id, detail::derive_key(secret, id)});
+    if (sealing_.empty()) sealing_ = std::move(id);
+    return *this;
+  }
+  key_ring& add(std::string id, const state_key& secret) { return add(std::move(id), secret.bytes()); }
+
+  // Seals with the key `id` from now on. Throws std::invalid_argument when it is not in the ring.
+  key_ring& seal_with(std::string_view id) {
+    if (find(id) == nullptr) throw std::invalid_argument("elicit::key_ring: no key \"" + std::string(id) + "\" to seal with");
+    sealing_ = std::string(id);
+    return *this;
+  }
+  // Removes the key `id`: states sealed with it no longer open. Throws std::invalid_argument
+  // when it is the key that seals (switch first) or is not in the ring.
+  key_ring& retire(std::string_view id) {
+    if (id == sealing_) throw std::invalid_argument("elicit::key_ring: \"" + std::string(id) + "\" still seals; seal_with another key first");
+    const auto it = std::find_if(keys_.begin(), keys_.end(), [&](const entry& e) { return e.id == id; });
+    if (it == keys_.end()) throw std::invalid_argument("elicit::key_ring: no key \"" + std::string(id) + "\" to retire");
+    OPENSSL_cleanse(it->key.data(), it->key.size());
+    keys_.erase(it);
+    return *this;
+  }
+
+  [[nodiscard]] bool contains(std::string_view id) const noexcept { return find(id) != nullptr; }
+  // The id of the key that seals; empty while the ring has no key.
+  [[nodiscard]] const std::string& sealing_id() const noexcept { return sealing_; }
+  // The key `id`, or nullptr. For seal and open.
+  [[nodiscard]] const std::array<unsigned char, 32>* find(std::string_view id) const noexcept {
+    for (const entry& e : keys_)
+      if (e.id == id) return &e.key;
+    return nullptr;
+  }
+
+  key_ring() = default;
+  key_ring(const key_ring&) = default;
+  key_ring& operator=(const key_ring&) = default;
+  ~key_ring() {
+    for (entry& e : keys_) OPENSSL_cleanse(e.key.data(), e.key.size());
+  }
+
+ private:
+  struct entry {
+    std::string id;
+    std::array<unsigned char, 32> key;
+  };
+  std::vector<entry> keys_;
+  std::string sealing_;
+};
+
+// What a state is sealed for, checked when it is opened: a state opens only where every part is
+// the same. The spec (2026-07-28, multi round-trip) says to bind requestState to the principal
+// and the originating request; elicit also binds the server (audience) and the state's type.
+//
+//   elicit::state_binding for_this{.audience = "shipping", .principal = caller_id,
+//                                  .method = "tools/call", .target = "book_shipment",
+//                                  .arguments = elicit::digest_of(salient_arguments)};
+struct state_binding {
+  std::string audience;   // the server's name: states sealed by another server do not open
+  std::string principal;  // whoever the application names its caller by (user, client, tenant)
+  std::string method;     // the request's method: "tools/call", "prompts/get", "resources/read"
+  std::string target;     // the tool or prompt name, or the resource URI
+  std::string arguments;  // the arguments the application calls salient: digest_of(...) of them
+};
+
+// A digest (SHA-256, hex) of a JSON value, for state_binding::arguments: the same for the same
+// value however its keys were ordered as text. Throws std::invalid_argument for a value beyond
+// `limits` (it would be walked by recursion otherwise).
+[[nodiscard]] inline std::string digest_of(const nlohmann::json& salient, const json_limits& limits = {}) {
+  if (const auto too_big = exceeds(salient, limits))
+    throw std::invalid_argument("elicit::digest_of: " + too_big->message);
+  const auto hash = detail::sha256(salient.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : hash) {
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  return out;
+}
+
+// Why a sealed state did not open: for the server's log only. The client is told the same
+// thing every time (invalid_state_error, in protocol.hpp).
 enum class state_error {
-  malformed,  // not a token elicit wrote (not base64url, unknown version)
-  truncated,  // too short to hold a sealed state
-  foreign,    // sealed for another state type (or another version of it)
-  tampered,   // altered, or sealed with another key
-  expired,    // past its expiry
+  malformed,        // not a token elicit wrote (not base64url, unknown version, a bad key id)
+  truncated,        // too short to hold a sealed state
+  outdated,         // written by an older elicit (format version 1): refused, never misread
+  unknown_key,      // sealed with a key not in the ring (retired, or never added)
+  foreign,          // sealed for another state type (or another version of it)
+  tampered,         // altered, or sealed with another key under the same id
+  not_yet_valid,    // issued later than now, by more than the clock skew allowed
+  expired,          // past its expiry, by more than the clock skew allowed
+  wrong_audience,   // sealed by another server
+  wrong_principal,  // sealed for another caller
+  wrong_target,     // sealed for another method, tool, prompt or resource
+  wrong_arguments,  // sealed for other arguments
+  replayed,         // opened before, and the application wants each state used once
 };
 
 // An opened state: the value, or why it did not open.
@@ -150,6 +332,7 @@ class opened {
 
   [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
+  // Throws bad_answer_access when the state did not open.
   [[nodiscard]] const State& value() const {
     if (!value_) throw bad_answer_access("elicit: the request state did not open: " + message_);
     return *value_;
@@ -157,6 +340,7 @@ class opened {
   const State& operator*() const { return value(); }
   const State* operator->() const { return &value(); }
   [[nodiscard]] std::optional<state_error> error() const noexcept { return error_; }
+  // Why, in words, for the server's log; never for the client.
   [[nodiscard]] const std::string& message() const noexcept { return message_; }
 
  private:
@@ -165,21 +349,98 @@ class opened {
   std::string message_;
 };
 
+// Where an application keeps the states it has opened, so that each opens once. open() asks
+// first_use() last, after every other check passed, with an id unique to the token.
+class replay_guard {
+ public:
+  virtual ~replay_guard() = default;
+  // True the first time `token_id` is seen; false after. The id need not be kept past `forget_after`:
+  // the state no longer opens then anyway.
+  virtual bool first_use(std::string_view token_id, std::chrono::system_clock::time_point forget_after,
+                         std::chrono::system_clock::time_point now) = 0;
+};
+
+// A replay_guard in memory, for one process, thread-safe, holding at most `capacity` ids. Ids
+// are forgotten once their state has expired; when it is full of live ids, it refuses new
+// states (fails closed) rather than forget one that could then be replayed. Instances behind a
+// load balancer need a shared store instead (a replay_guard of the application's, on Redis...).
+class memory_replay_guard final : public replay_guard {
+ public:
+  explicit memory_replay_guard(std::size_t capacity = 100'000) : capacity_(capacity) {}
+
+  bool first_use(std::string_view token_id, std::chrono::system_clock::time_point forget_after,
+                 std::chrono::system_clock::time_point now) override {
+    const std::lock_guard lock(mutex_);
+    while (!by_expiry_.empty() && by_expiry_.begin()->first < now) {
+      seen_.erase(by_expiry_.begin()->second);
+      by_expiry_.erase(by_expiry_.begin());
+    }
+    if (seen_.contains(std::string(token_id)) || seen_.size() >= capacity_) return false;
+    const auto inserted = seen_.emplace(token_id).first;
+    by_expiry_.emplace(forget_after, *inserted);
+    return true;
+  }
+  [[nodiscard]] std::size_t size() const {
+    const std::lock_guard lock(mutex_);
+    return seen_.size();
+  }
+
+ private:
+  std::size_t capacity_;
+  mutable std::mutex mutex_;
+  std::set<std::string> seen_;
+  std::multimap<std::chrono::system_clock::time_point, std::string> by_expiry_;
+};
+
+struct open_options {
+  std::chrono::seconds clock_skew = std::chrono::seconds(30);  // between the instances that seal and open
+  replay_guard* replay = nullptr;                              // set: each state opens once
+  std::chrono::system_clock::time_point now = std::chrono::system_clock::now();
+};
+
 namespace detail {
 
-inline constexpr unsigned char state_version = 1;
-inline constexpr std::size_t tag_bytes = 8, nonce_bytes = 12, mac_bytes = 16, expiry_bytes = 8;
-inline constexpr std::size_t header_bytes = 1 + tag_bytes;  // authenticated, in clear
+// Format 2: base64url of
+//   version (1) | type tag (8) | key id length (1) | key id | nonce (12) | ciphertext | GCM tag (16)
+// with everything before the nonce authenticated in clear (the associated data), and in the
+// ciphertext: issued-at (8) | expiry (8) | four binding digests (16 each) | the state's JSON.
+inline constexpr unsigned char state_version = 2;
+inline constexpr std::size_t tag_bytes = 8, nonce_bytes = 12, mac_bytes = 16, time_bytes = 8, bind_bytes = 16;
+inline constexpr std::size_t claims_bytes = 2 * time_bytes + 4 * bind_bytes;
 inline constexpr std::size_t max_state_bytes = 48 * 1024;
 
-// Which type a state was sealed for: its name and its schema, so that a changed struct does
-// not open old states as if nothing had changed.
+// Which type a state was sealed for: its name and its description, so that a changed struct
+// does not open old states as if nothing had changed.
 template <class State>
 constexpr std::uint64_t state_type_tag() {
-  return fnv1a(schema_json<State>, type_id<State>);
+  return fnv1a(checked_schema<State>(), type_id<State>);
 }
 
-inline bool aes_gcm(bool encrypt, const state_key& key, std::span<const unsigned char> nonce,
+// The four binding digests, in order: audience, principal, method and target, arguments. Each
+// part is hashed under its own label, so that no two bindings share a digest by moving text
+// from one part to the next.
+inline std::array<unsigned char, 4 * bind_bytes> binding_digests(const state_binding& b) {
+  std::array<unsigned char, 4 * bind_bytes> out{};
+  const std::string target = b.method + '\0' + b.target;
+  const std::string_view parts[] = {b.audience, b.principal, target, b.arguments};
+  const std::string_view labels[] = {"audience", "principal", "target", "arguments"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto h = sha256(std::string(labels[i]) + '\0', parts[i]);
+    std::memcpy(out.data() + i * bind_bytes, h.data(), bind_bytes);
+  }
+  return out;
+}
+
+inline void put_u64(unsigned char* out, std::uint64_t v) {
+  for (std::size_t i = 0; i < 8; ++i) out[i] = static_cast<unsigned char>(v >> (8 * (7 - i)));
+}
+inline std::uint64_t get_u64(const unsigned char* in) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < 8; ++i) v = (v << 8) | in[i];
+  return v;
+}
+
+inline bool aes_gcm(bool encrypt, const std::array<unsigned char, 32>& key, std::span<const unsigned char> nonce,
                     std::span<const unsigned char> aad, std::span<const unsigned char> in, unsigned char* out,
                     unsigned char* mac) {
   cipher_context c;
@@ -195,15 +456,24 @@ inline bool aes_gcm(bool encrypt, const state_key& key, std::span<const unsigned
   return !encrypt || EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(mac_bytes), mac) == 1;
 }
 
+inline std::int64_t seconds_of(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+
 }  // namespace detail
 
-// Seals `state` into an opaque requestState: base64url of version, type tag, nonce, the
-// encrypted {expiry, content} and the GCM tag.
+// Seals `state` into an opaque requestState, for the place `binding` names, with the ring's
+// sealing key, valid for `time_to_live` from `now`. Throws std::invalid_argument for a state
+// that breaks its own rules (it would not open again), std::length_error for one of more than
+// 48 KiB of JSON, std::logic_error for a ring with no key, std::runtime_error when OpenSSL fails.
 template <class State>
-[[nodiscard]] std::string seal(const State& state, const state_key& key,
+[[nodiscard]] std::string seal(const State& state, const key_ring& ring, const state_binding& binding,
                                std::chrono::seconds time_to_live = std::chrono::minutes(15),
                                std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) {
   using namespace detail;
+  static_assert(describable<State>, "elicit: this state type does not compile into a description");
+  const auto* key = ring.find(ring.sealing_id());
+  if (key == nullptr) throw std::logic_error("elicit::seal: the key ring has no key; add one first");
   const auto json = to_content(state);
   // A state that would not open again (a bound it breaks, text that is not UTF-8) is refused here.
   if (const decoded<State> check = decode_content<State>(nlohmann::json::parse(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
@@ -213,61 +483,98 @@ template <class State>
   if (content.size() > max_state_bytes)
     throw std::length_error("elicit::seal: the state is " + std::to_string(content.size()) + " bytes of JSON, more than 48 KiB");
   // In seconds, saturated: a time to live of years must not overflow the clock's nanoseconds.
-  const std::int64_t now_seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
-  const std::int64_t ttl = std::clamp<std::int64_t>(time_to_live.count(), 0, std::int64_t{1} << 40);
-  const std::int64_t expiry = now_seconds + ttl;
-  std::vector<unsigned char> plain(expiry_bytes + content.size());
-  for (std::size_t i = 0; i < expiry_bytes; ++i)
-    plain[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(expiry) >> (8 * (expiry_bytes - 1 - i)));
-  std::memcpy(plain.data() + expiry_bytes, content.data(), content.size());
+  const std::int64_t issued = seconds_of(now);
+  const std::int64_t expiry = issued + std::clamp<std::int64_t>(time_to_live.count(), 0, std::int64_t{1} << 40);
+  std::vector<unsigned char> plain(claims_bytes + content.size());
+  put_u64(plain.data(), static_cast<std::uint64_t>(issued));
+  put_u64(plain.data() + time_bytes, static_cast<std::uint64_t>(expiry));
+  const auto digests = binding_digests(binding);
+  std::memcpy(plain.data() + 2 * time_bytes, digests.data(), digests.size());
+  std::memcpy(plain.data() + claims_bytes, content.data(), content.size());
 
-  std::vector<unsigned char> token(header_bytes + nonce_bytes + plain.size() + mac_bytes);
+  const std::string& id = ring.sealing_id();
+  const std::size_t header = 1 + tag_bytes + 1 + id.size();
+  std::vector<unsigned char> token(header + nonce_bytes + plain.size() + mac_bytes);
   token[0] = state_version;
   constexpr std::uint64_t tag = state_type_tag<State>();
-  for (std::size_t i = 0; i < tag_bytes; ++i) token[1 + i] = static_cast<unsigned char>(tag >> (8 * i));
+  put_u64(token.data() + 1, tag);
+  token[1 + tag_bytes] = static_cast<unsigned char>(id.size());
+  std::memcpy(token.data() + 2 + tag_bytes, id.data(), id.size());
   const auto nonce = random_bytes(nonce_bytes);
-  std::memcpy(token.data() + header_bytes, nonce.data(), nonce_bytes);
-  unsigned char* cipher = token.data() + header_bytes + nonce_bytes;
-  if (!aes_gcm(true, key, nonce, std::span(token.data(), header_bytes), plain, cipher, cipher + plain.size()))
+  std::memcpy(token.data() + header, nonce.data(), nonce_bytes);
+  unsigned char* cipher = token.data() + header + nonce_bytes;
+  if (!aes_gcm(true, *key, nonce, std::span(token.data(), header), plain, cipher, cipher + plain.size()))
     throw std::runtime_error("elicit::seal: OpenSSL AES-256-GCM failed");
   OPENSSL_cleanse(plain.data(), plain.size());
   return base64url_encode(token);
 }
 
-// Opens a requestState that seal<State> wrote with the same key; anything else is an error
-// with a reason, never a crash.
+// Opens a requestState that seal<State> wrote, with a key of `ring`, for exactly `binding`,
+// within its time (give or take options.clock_skew), and once only when options.replay is set.
+// Anything else is an error with a reason for the log (never for the client: answer with
+// invalid_state_error), never a crash. Throws only std::bad_alloc.
 template <class State>
-[[nodiscard]] opened<State> open(std::string_view request_state, const state_key& key,
-                                 std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) {
+[[nodiscard]] opened<State> open(std::string_view request_state, const key_ring& ring, const state_binding& binding,
+                                 const open_options& options = {}) {
   using namespace detail;
+  static_assert(describable<State>, "elicit: this state type does not compile into a description");
   if (request_state.size() > 2 * max_state_bytes)
     return {state_error::malformed, "the request state is longer than any state this server seals"};
   const auto token = base64url_decode(request_state);
   if (!token) return {state_error::malformed, "the request state is not base64url text this server wrote"};
-  if (token->size() < header_bytes + nonce_bytes + expiry_bytes + mac_bytes)
+  if (token->empty()) return {state_error::truncated, "the request state is empty"};
+  if ((*token)[0] == 1)
+    return {state_error::outdated, "the request state is in format 1, from an older elicit; it is no longer opened"};
+  if ((*token)[0] != state_version) return {state_error::malformed, "the request state has an unknown format version"};
+  if (token->size() < 2 + tag_bytes) return {state_error::truncated, "the request state is too short: it was cut"};
+  const std::size_t id_size = (*token)[1 + tag_bytes];
+  if (id_size == 0 || id_size > key_ring::max_id_length)
+    return {state_error::malformed, "the request state names no valid key id"};
+  const std::size_t header = 2 + tag_bytes + id_size;
+  if (token->size() < header + nonce_bytes + claims_bytes + mac_bytes)
     return {state_error::truncated, "the request state is too short: it was cut"};
-  if ((*token)[0] != state_version) return {state_error::malformed, "the request state has an unknown version"};
-  constexpr std::uint64_t tag = state_type_tag<State>();
-  for (std::size_t i = 0; i < tag_bytes; ++i)
-    if ((*token)[1 + i] != static_cast<unsigned char>(tag >> (8 * i)))
-      return {state_error::foreign, "the request state was sealed for another kind of state"};
-  const std::size_t cipher_size = token->size() - header_bytes - nonce_bytes - mac_bytes;
+  const std::string_view id(reinterpret_cast<const char*>(token->data() + 2 + tag_bytes), id_size);
+  const auto* key = ring.find(id);
+  if (key == nullptr) return {state_error::unknown_key, "the request state was sealed with a key not in the ring (retired?)"};
+  if (get_u64(token->data() + 1) != state_type_tag<State>())
+    return {state_error::foreign, "the request state was sealed for another kind of state"};
+  const std::size_t cipher_size = token->size() - header - nonce_bytes - mac_bytes;
   std::vector<unsigned char> plain(cipher_size + 16);
   std::array<unsigned char, mac_bytes> mac{};
   std::memcpy(mac.data(), token->data() + token->size() - mac_bytes, mac_bytes);
-  const std::span nonce(token->data() + header_bytes, nonce_bytes);
-  const std::span cipher(token->data() + header_bytes + nonce_bytes, cipher_size);
-  if (!aes_gcm(false, key, nonce, std::span(token->data(), header_bytes), cipher, plain.data(), mac.data()))
-    return {state_error::tampered, "the request state was altered, or sealed with another key"};
-  std::uint64_t expiry = 0;
-  for (std::size_t i = 0; i < expiry_bytes; ++i) expiry = (expiry << 8) | plain[i];
-  const auto now_seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
-  if (static_cast<std::int64_t>(expiry) < now_seconds) return {state_error::expired, "the request state has expired"};
-  const std::string_view content(reinterpret_cast<const char*>(plain.data() + expiry_bytes), cipher_size - expiry_bytes);
+  const std::span nonce(token->data() + header, nonce_bytes);
+  const std::span cipher(token->data() + header + nonce_bytes, cipher_size);
+  if (!aes_gcm(false, *key, nonce, std::span(token->data(), header), cipher, plain.data(), mac.data()))
+    return {state_error::tampered, "the request state was altered, or sealed with another key under the same id"};
+  struct cleanse {
+    std::vector<unsigned char>& p;
+    ~cleanse() { OPENSSL_cleanse(p.data(), p.size()); }
+  } cleanse_plain{plain};
+  const auto issued = static_cast<std::int64_t>(get_u64(plain.data()));
+  const auto expiry = static_cast<std::int64_t>(get_u64(plain.data() + time_bytes));
+  const std::int64_t now = seconds_of(options.now), skew = std::max<std::int64_t>(options.clock_skew.count(), 0);
+  if (issued > now + skew) return {state_error::not_yet_valid, "the request state was issued in the future (clock skew?)"};
+  if (expiry + skew < now) return {state_error::expired, "the request state has expired"};
+  const auto want = binding_digests(binding);
+  const unsigned char* got = plain.data() + 2 * time_bytes;
+  static constexpr std::pair<state_error, const char*> mismatches[] = {
+      {state_error::wrong_audience, "the request state was sealed by another server (audience)"},
+      {state_error::wrong_principal, "the request state was sealed for another caller (principal)"},
+      {state_error::wrong_target, "the request state was sealed for another method or target"},
+      {state_error::wrong_arguments, "the request state was sealed for other arguments"}};
+  for (std::size_t i = 0; i < 4; ++i)
+    if (CRYPTO_memcmp(got + i * bind_bytes, want.data() + i * bind_bytes, bind_bytes) != 0)
+      return {mismatches[i].first, mismatches[i].second};
+  const std::string_view content(reinterpret_cast<const char*>(plain.data() + claims_bytes), cipher_size - claims_bytes);
   const auto json = dependent_t<State, nlohmann::json>::parse(content, nullptr, false);  // compiled where used
   decoded<State> value = decode_content<State>(json);
-  OPENSSL_cleanse(plain.data(), plain.size());
   if (!value) return {state_error::foreign, "the request state does not hold this kind of state"};
+  if (options.replay != nullptr) {
+    const std::string token_id = base64url_encode(nonce);
+    const auto forget_after = std::chrono::system_clock::time_point(std::chrono::seconds(expiry + skew));
+    if (!options.replay->first_use(token_id, forget_after, options.now))
+      return {state_error::replayed, "the request state was opened before (or the replay store is full)"};
+  }
   return opened<State>(std::move(value).value());
 }
 

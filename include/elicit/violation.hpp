@@ -21,30 +21,61 @@ struct violation {
   friend bool operator==(const violation&, const violation&) = default;
 };
 
-// Every violation of one answer, in the order of the form's fields.
+// Every violation of one answer, in the order of the form's fields. A list holds at most
+// `limit` of them (decode_options::max_violations); the rest are counted, not kept, and
+// summarize() then adds one violation that says how many more there were. So an answer of a
+// million wrong items costs a bounded list and a bounded error, not a million messages.
 class violation_list {
  public:
   using value_type = violation;
   using const_iterator = std::vector<violation>::const_iterator;
 
+  static constexpr std::size_t unlimited = static_cast<std::size_t>(-1);
+
   violation_list() = default;
-  explicit violation_list(std::vector<violation> items) : items_(std::move(items)) {}
+  explicit violation_list(std::size_t limit) : limit_(limit) {}
+  explicit violation_list(std::vector<violation> items) : items_(std::move(items)), total_(items_.size()) {}
 
   [[nodiscard]] const_iterator begin() const noexcept { return items_.begin(); }
   [[nodiscard]] const_iterator end() const noexcept { return items_.end(); }
+  // How many are listed (with the summary, when there is one).
   [[nodiscard]] std::size_t size() const noexcept { return items_.size(); }
   [[nodiscard]] bool empty() const noexcept { return items_.empty(); }
-  [[nodiscard]] const violation& operator[](std::size_t i) const { return items_[i]; }
+  // How many were reported, listed or not (the summary not counted).
+  [[nodiscard]] std::size_t total() const noexcept { return total_; }
+  // True when the next one reported will be counted but not kept.
+  [[nodiscard]] bool full() const noexcept { return listed() >= limit_; }
+  [[nodiscard]] const violation& operator[](std::size_t i) const { return items_.at(i); }
   [[nodiscard]] const std::vector<violation>& items() const noexcept { return items_; }
   void push_back(violation v) { emplace_back() = std::move(v); }
-  // A new, empty violation at the end, to be filled in place.
+  // A new, empty violation at the end, to be filled in place; beyond the limit, a scratch one
+  // that is counted and then forgotten.
   violation& emplace_back() {
+    ++total_;
+    if (full()) return overflow_ = violation{};
     if (items_.capacity() == 0) items_.reserve(4);  // an invalid answer seldom breaks more: one allocation
     return items_.emplace_back();
   }
+  // Counts one violation beyond the limit without building it.
+  void omit() noexcept { ++total_; }
+  // Adds, once, the violation that says how many were not listed (keyword "maxViolations").
+  void summarize() {
+    if (summarized_ || total_ == listed()) return;
+    const std::size_t more = total_ - listed();
+    items_.push_back({"", "maxViolations",
+                      std::to_string(more) + (more == 1 ? " more violation was" : " more violations were") +
+                          " not listed."});
+    summarized_ = true;
+  }
 
  private:
+  [[nodiscard]] std::size_t listed() const noexcept { return items_.size() - (summarized_ ? 1 : 0); }
+
   std::vector<violation> items_;
+  std::size_t limit_ = unlimited;
+  std::size_t total_ = 0;
+  bool summarized_ = false;
+  violation overflow_;
 };
 
 }  // namespace elicit

@@ -1,14 +1,24 @@
 // A sample MCP server whose every question is a C++ struct: the tools and the prompt that the
 // conformance suite's elicitation (2025-11-25) and input-required (2026-07-28) scenarios call.
 // Usage: mcp_server PORT   (serves http://127.0.0.1:PORT/mcp)
+//
+// The sealing keys come from the environment, so that instances behind one load balancer share
+// them and can rotate them (docs/samples.md): ELICIT_STATE_SECRET (base64url, 43 characters, as
+// elicit::state_key::to_text() writes it) under ELICIT_STATE_KEY_ID (default "k1"); a second
+// key ELICIT_STATE_SECRET_NEXT under ELICIT_STATE_KEY_ID_NEXT (default "k2"); and
+// ELICIT_STATE_SEAL_WITH, the id of the key that seals (default: the first). Without a secret,
+// a key is generated for this process alone.
 #include "transport.hpp"
 
 #include <elicit/elicit.hpp>
 
 #include <array>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using mcp::json;
@@ -67,19 +77,50 @@ struct MessageArgument { elicit::field<std::string, elicit::description<"The mes
 
 // ---- The sealed request states (2026-07-28) ------------------------------------------------------
 
-struct ConfirmAsked { std::string tool; };  // which tool asked: a state is not valid elsewhere
+// A state opens only for the server, caller, method, tool or prompt and arguments it was sealed
+// for (its binding), so a state need not repeat them.
+struct ConfirmAsked { int round; };
 struct MultiRound { std::string name; int step; };
 struct ThreeInputs { int asked; };
 
-const elicit::state_key key = elicit::state_key::generate();
+constexpr const char* server_name = "elicit-sample-server";  // the states' audience
 
-// Opens the state of a retry, or fails the request: a missing, altered or expired state is an error.
+// The keys, one ring for the process: filled in main() from the environment, read-only after.
+elicit::key_ring ring;
+
+// What a state of this call is sealed for, and opens for: this server, the caller, the method
+// and tool or prompt, and the call's arguments.
+elicit::state_binding binding_of(const mcp::call& c) {
+  const nlohmann::json arguments(c.arguments());
+  return {server_name, c.principal(), c.method(), c.target(), elicit::digest_of(arguments, mcp::http_limits)};
+}
+
 template <class State>
-State open_state(const mcp::call& c) {
-  const elicit::input_responses answers{c.params()};
-  if (!answers.request_state()) throw mcp::rpc_error(-32602, "Invalid params: requestState is missing");
-  const elicit::opened<State> state = elicit::open<State>(*answers.request_state(), key);
-  if (!state) throw mcp::rpc_error(-32602, "Invalid params: requestState rejected: " + state.message());
+std::string seal(const State& state, const mcp::call& c) {
+  return elicit::seal(state, ring, binding_of(c), std::chrono::minutes(15));
+}
+
+// The answers of a retry, or an error when the params are beyond the limits of an answer.
+elicit::input_responses responses_of(const mcp::call& c) {
+  elicit::input_responses answers{nlohmann::json(c.params())};
+  if (const auto& refused = answers.refused()) throw mcp::rpc_error(-32602, refused->message);
+  return answers;
+}
+
+// Fails the request with the one error a client is told about a state that did not open; why
+// it did not goes to the log only.
+[[noreturn]] void invalid_state(const mcp::call& c, std::string_view why) {
+  std::cerr << "mcp_server: " << c.method() << " " << c.target() << ": requestState refused: " << why << "\n";
+  throw mcp::rpc_error::from_message(elicit::invalid_state_error(nullptr));
+}
+
+// Opens the state of a retry, or fails the request: a missing, altered, expired or misplaced
+// state is the same error to the client.
+template <class State>
+State open_state(const mcp::call& c, const elicit::input_responses& answers) {
+  if (!answers.request_state()) invalid_state(c, "the retry has no requestState");
+  const elicit::opened<State> state = elicit::open<State>(*answers.request_state(), ring, binding_of(c));
+  if (!state) invalid_state(c, state.message());
   return *state;
 }
 
@@ -129,7 +170,7 @@ std::string first_root(const json& answer) {
 
 // 2026-07-28: asks "What is your name?" until it has an answer; needs no state.
 json greet(const mcp::call& c) {
-  const auto name = elicit::input_responses{c.params()}.get<UserName>("user_name");
+  const auto name = responses_of(c).get<UserName>("user_name");
   switch (name.outcome()) {
     case elicit::outcome::accepted: return mcp::text_result("Hello, " + name->name + "!");
     case elicit::outcome::missing:
@@ -141,14 +182,14 @@ json greet(const mcp::call& c) {
 }
 
 // 2026-07-28: one confirmation, with a sealed state that must come back unchanged.
-json confirm_with_state(const mcp::call& c, const std::string& tool) {
-  const elicit::input_responses answers{c.params()};
+json confirm_with_state(const mcp::call& c) {
+  const elicit::input_responses answers = responses_of(c);
   if (!answers.is_retry())
     return elicit::input_required{c.modes()}
         .ask<Confirmation>("confirm", "Please confirm")
-        .state(elicit::seal(ConfirmAsked{tool}, key))
+        .state(seal(ConfirmAsked{1}, c))
         .result();
-  if (open_state<ConfirmAsked>(c).tool != tool) throw mcp::rpc_error(-32602, "Invalid params: requestState is for another tool");
+  open_state<ConfirmAsked>(c, answers);  // sealed for this tool, caller and arguments, or an error
   const auto ok = answers.get<Confirmation>("confirm");
   if (ok.outcome() == elicit::outcome::invalid)
     throw mcp::rpc_error::from_message(elicit::invalid_params_error(nullptr, ok.violations(), "confirm"));
@@ -158,19 +199,19 @@ json confirm_with_state(const mcp::call& c, const std::string& tool) {
 
 // 2026-07-28: two rounds of questions; the name of round 1 travels in the state of round 2.
 json multi_round(const mcp::call& c) {
-  const elicit::input_responses answers{c.params()};
+  const elicit::input_responses answers = responses_of(c);
   if (!answers.is_retry())
     return elicit::input_required{c.modes()}
         .ask<UserName>("step1", "Step 1: What is your name?")
-        .state(elicit::seal(MultiRound{"", 1}, key))
+        .state(seal(MultiRound{"", 1}, c))
         .result();
-  const MultiRound progress = open_state<MultiRound>(c);
+  const MultiRound progress = open_state<MultiRound>(c, answers);
   if (progress.step == 1) {
     const auto name = answers.get<UserName>("step1");
     if (!name.accepted()) return mcp::text_result(not_accepted(name));
     return elicit::input_required{c.modes()}
         .ask<FavouriteColor>("step2", "Step 2: What is your favorite color?")
-        .state(elicit::seal(MultiRound{name->name, 2}, key))
+        .state(seal(MultiRound{name->name, 2}, c))
         .result();
   }
   const auto color = answers.get<FavouriteColor>("step2");
@@ -180,15 +221,15 @@ json multi_round(const mcp::call& c) {
 
 // 2026-07-28: a form, a sampling request and a roots request at once, each only if declared.
 json three_inputs(const mcp::call& c) {
-  const elicit::input_responses answers{c.params()};
+  const elicit::input_responses answers = responses_of(c);
   if (!answers.is_retry()) {
     elicit::input_required ask{c.modes()};
     if (c.modes().form) ask.ask<UserName>("user_name", "What is your name?");
     if (c.declares("sampling")) ask.request("greeting", greeting_request);
     if (c.declares("roots")) ask.request("client_roots", roots_request);
-    return ask.state(elicit::seal(ThreeInputs{3}, key)).result();
+    return ask.state(seal(ThreeInputs{3}, c)).result();
   }
-  open_state<ThreeInputs>(c);
+  open_state<ThreeInputs>(c, answers);
   std::string text;
   if (const auto name = answers.get<UserName>("user_name"); name.accepted()) text += "Name: " + name->name + ". ";
   if (const json g = c.raw_response("greeting"); !g.is_null()) text += "Greeting: " + sampled_text(g) + ". ";
@@ -203,12 +244,41 @@ json ask_and_report(const mcp::call& c, std::string_view message, const std::str
   return mcp::text_result(prefix + described(c.ask<Form>(message)));
 }
 
+// The ring from the environment (see the top of this file). Throws std::invalid_argument for a
+// malformed or weak secret, a bad key id, or ELICIT_STATE_SEAL_WITH naming no key of the ring.
+void ring_from_environment() {
+  const auto env = [](const char* name) -> std::string {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
+  };
+  const std::string secret = env("ELICIT_STATE_SECRET"), next = env("ELICIT_STATE_SECRET_NEXT");
+  const std::string id = env("ELICIT_STATE_KEY_ID").empty() ? "k1" : env("ELICIT_STATE_KEY_ID");
+  const std::string next_id = env("ELICIT_STATE_KEY_ID_NEXT").empty() ? "k2" : env("ELICIT_STATE_KEY_ID_NEXT");
+  if (!secret.empty()) {
+    ring.add(id, elicit::state_key::from_text(secret));
+  } else {
+    if (!next.empty()) throw std::invalid_argument("ELICIT_STATE_SECRET_NEXT is set without ELICIT_STATE_SECRET");
+    ring.add(id, elicit::state_key::generate());
+    std::cerr << "mcp_server: ELICIT_STATE_SECRET is not set: sealing with a key generated for this process only "
+                 "(its states open in no other instance, and not after a restart)\n";
+  }
+  if (!next.empty()) ring.add(next_id, elicit::state_key::from_text(next));
+  if (const std::string seal_with = env("ELICIT_STATE_SEAL_WITH"); !seal_with.empty()) ring.seal_with(seal_with);
+  std::cerr << "mcp_server: sealing requestState with key \"" << ring.sealing_id() << "\"\n";
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: mcp_server PORT\n";
     return 2;
   }
-  mcp::server server("elicit-sample-server", "0.1.0");
+  try {
+    ring_from_environment();
+  } catch (const std::exception& e) {
+    std::cerr << "mcp_server: cannot set up the state keys: " << e.what() << "\n";
+    return 2;
+  }
+  mcp::server server(server_name, "0.1.0");
   const json no_arguments = {{"type", "object"}, {"properties", json::object()}};
 
   // 2025-11-25: elicitation/create on the stream of the pending call.
@@ -229,9 +299,9 @@ int main(int argc, char** argv) {
   // 2026-07-28: InputRequiredResult and retries.
   server.tool("test_input_required_result_elicitation", "Asks the user's name, then greets them.", no_arguments, greet);
   server.tool("test_input_required_result_request_state", "Asks for a confirmation, with a sealed request state.",
-              no_arguments, [](const mcp::call& c) { return confirm_with_state(c, "request_state"); });
+              no_arguments, confirm_with_state);
   server.tool("test_input_required_result_tampered_state", "Asks for a confirmation; refuses an altered state.",
-              no_arguments, [](const mcp::call& c) { return confirm_with_state(c, "tampered_state"); });
+              no_arguments, confirm_with_state);
   server.tool("test_input_required_result_multi_round", "Asks a name, then a favourite color.", no_arguments, multi_round);
   server.tool("test_input_required_result_multiple_inputs", "Asks a form, a sampling and the roots at once.",
               no_arguments, three_inputs);
@@ -252,7 +322,7 @@ int main(int argc, char** argv) {
               });
   server.prompt("test_input_required_result_prompt", "A prompt that asks for its context first.",
                 [](const mcp::call& c) {
-                  const auto context = elicit::input_responses{c.params()}.get<PromptContext>("user_context");
+                  const auto context = responses_of(c).get<PromptContext>("user_context");
                   if (context.outcome() == elicit::outcome::missing)
                     return elicit::input_required{c.modes()}
                         .ask<PromptContext>("user_context", "What context should the prompt use?")

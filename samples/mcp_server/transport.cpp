@@ -21,6 +21,13 @@ namespace {
 constexpr const char* meta_capabilities = "io.modelcontextprotocol/clientCapabilities";
 constexpr const char* meta_version = "io.modelcontextprotocol/protocolVersion";
 
+// The string member `key` of `object`, or "" when it is absent or not a string: a client's
+// `"method": 5` is no method, not an exception.
+std::string text_of(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 json rpc_result(const json& id, json result) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}; }
 
 json rpc_error_message(const json& id, int code, const std::string& message, const json& data = nullptr) {
@@ -42,6 +49,11 @@ class session {
   explicit session(json capabilities) : capabilities(std::move(capabilities)) {}
   const json capabilities;
 };
+
+std::string call::target() const {
+  const auto n = params_.find("name");
+  return n != params_.end() && n->is_string() ? n->get<std::string>() : std::string();
+}
 
 json call::arguments() const {
   const auto a = params_.find("arguments");
@@ -116,9 +128,10 @@ struct server::impl {
   }
 
   // One request, answered: a whole JSON-RPC response.
-  json dispatch(const json& message, version v, const std::shared_ptr<session>& s, const std::function<json(json)>& ask) {
+  json dispatch(const json& message, version v, const std::string& principal, const std::shared_ptr<session>& s,
+               const std::function<json(json)>& ask) {
     const json id = message.value("id", json(nullptr));
-    const std::string method = message.value("method", "");
+    const std::string method = text_of(message, "method");
     const json params = message.contains("params") && message["params"].is_object() ? message["params"] : json::object();
     try {
       json result;
@@ -131,14 +144,14 @@ struct server::impl {
       } else if (method == "tools/call" || method == "prompts/get") {
         const bool is_tool = method == "tools/call";
         const entry* e = find(is_tool ? tools : prompts, params);
-        if (!e) throw rpc_error(-32602, std::string(is_tool ? "Unknown tool: " : "Unknown prompt: ") + params.value("name", ""));
+        if (!e) throw rpc_error(-32602, std::string(is_tool ? "Unknown tool: " : "Unknown prompt: ") + text_of(params, "name"));
         if (v == version::v2026_07_28) {
           if (params.contains("inputResponses") && !params["inputResponses"].is_object())
             throw rpc_error(-32602, "Invalid params: inputResponses must be an object");
           if (params.contains("requestState") && !params["requestState"].is_string())
             throw rpc_error(-32602, "Invalid params: requestState must be a string");
         }
-        result = e->run(call(v, params, s, ask));
+        result = e->run(call(v, method, params, principal, s, ask));
       } else {
         return rpc_error_message(id, -32601, "Method not found: " + method);
       }
@@ -178,17 +191,28 @@ struct server::impl {
     return reply.value("result", json::object());
   }
 
-  void post(const httplib::Request& req, httplib::Response& res) {
-    json message = json::parse(req.body, nullptr, false);
-    if (message.is_discarded() || !message.is_object()) {
+  void post(const httplib::Request& req, const std::string& body, httplib::Response& res) {
+    // Within limits before anything else: no value deeper or longer than them is ever built,
+    // so that nothing below copies, compares or prints one (each of which recurses per level).
+    elicit::parsed_json parsed = elicit::parse_json(body, http_limits);
+    if (!parsed) {
       res.status = 400;
-      res.set_content(rpc_error_message(nullptr, -32700, "Parse error").dump(), "application/json");
+      res.set_content(rpc_error_message(nullptr, -32700, parsed.error()->message).dump(), "application/json");
       return;
     }
-    const std::string method = message.value("method", "");
+    const json message = json(std::move(parsed).value());
+    if (!message.is_object()) {
+      res.status = 400;
+      res.set_content(rpc_error_message(nullptr, -32600, "Invalid Request: a JSON-RPC message is an object").dump(),
+                      "application/json");
+      return;
+    }
+    const std::string authorization = req.get_header_value("Authorization");
+    const std::string principal = authorization.empty() ? "anonymous" : authorization;
+    const std::string method = text_of(message, "method");
     const bool has_id = message.contains("id");
 
-    if (method.empty() && has_id) {  // the client's answer to one of our requests
+    if (!message.contains("method") && has_id) {  // the client's answer to one of our requests
       std::lock_guard lock(mutex);
       if (message["id"].is_number_integer())
         if (const auto p = pending.find(message["id"].get<long long>()); p != pending.end()) {
@@ -206,10 +230,10 @@ struct server::impl {
     const json params = message.contains("params") && message["params"].is_object() ? message["params"] : json::object();
     const bool stateless = req.get_header_value("MCP-Protocol-Version") == "2026-07-28" ||
                            (params.contains("_meta") && params["_meta"].is_object() &&
-                            params["_meta"].value(meta_version, "") == "2026-07-28");
+                            text_of(params["_meta"], meta_version) == "2026-07-28");
 
     if (method == "initialize" && !stateless) {
-      const std::string requested = params.value("protocolVersion", "");
+      const std::string requested = text_of(params, "protocolVersion");
       const std::string version_answer =
           requested == "2025-06-18" || requested == "2025-03-26" ? requested : "2025-11-25";
       const std::string id = elicit::new_elicitation_id();
@@ -242,23 +266,25 @@ struct server::impl {
       const auto no_asking = [](json) -> json {
         throw rpc_error(-32603, "This request cannot send requests to the client");
       };
-      res.set_content(dispatch(message, stateless ? version::v2026_07_28 : version::v2025_11_25, s, no_asking).dump(),
-                      "application/json");
+      res.set_content(
+          dispatch(message, stateless ? version::v2026_07_28 : version::v2025_11_25, principal, s, no_asking).dump(),
+          "application/json");
       return;
     }
 
     // 2025-11-25 tools/call: answer on an SSE stream, on which the tool may ask the client.
     res.set_header("Cache-Control", "no-cache");
-    res.set_chunked_content_provider("text/event-stream", [this, message, s](std::size_t, httplib::DataSink& sink) {
+    const auto stream = [this, message, principal, s](std::size_t, httplib::DataSink& sink) {
       const auto send = [&sink](const json& m) {
         const std::string event = "event: message\ndata: " + m.dump() + "\n\n";
         return sink.is_writable() && sink.write(event.data(), event.size());
       };
       const auto ask = [this, &send](json params) { return ask_client(send, std::move(params)); };
-      send(dispatch(message, version::v2025_11_25, s, ask));
+      send(dispatch(message, version::v2025_11_25, principal, s, ask));
       sink.done();
       return true;
-    });
+    };
+    res.set_chunked_content_provider("text/event-stream", stream);
   }
 };
 
@@ -279,7 +305,36 @@ void server::prompt(std::string name, std::string description, handler h) {
 void server::listen(int port) {
   httplib::Server http;
   http.new_task_queue = [] { return new httplib::ThreadPool(16); };  // a waiting call holds one thread
-  http.Post("/mcp", [this](const httplib::Request& req, httplib::Response& res) { impl_->post(req, res); });
+  // A body longer than the limit is refused (413) and never held whole in memory: one with a
+  // longer Content-Length is skipped unread, a chunked one is read only up to the limit.
+  http.set_payload_max_length(http_limits.max_bytes);
+  const std::string too_long = rpc_error_message(nullptr, -32700,
+                                                 "The JSON is more than " + std::to_string(http_limits.max_bytes) +
+                                                     " bytes long, more than this server reads.")
+                                   .dump();
+  http.set_error_handler([too_long](const httplib::Request&, httplib::Response& res) {
+    if (res.status == 413 && res.body.empty()) res.set_content(too_long, "application/json");
+  });
+  http.Post("/mcp", [this, too_long](const httplib::Request& req, httplib::Response& res,
+                                     const httplib::ContentReader& read) {
+    std::string body;
+    bool over = false;
+    const bool complete = read([&](const char* data, std::size_t n) {
+      over = n > http_limits.max_bytes - body.size();
+      if (!over) body.append(data, n);
+      return !over;
+    });
+    if (over || res.status == 413) {
+      res.status = 413;
+      res.set_header("Connection", "close");
+      res.set_content(too_long, "application/json");
+    } else if (!complete) {
+      res.status = 400;
+      res.set_header("Connection", "close");
+    } else {
+      impl_->post(req, body, res);
+    }
+  });
   http.Get("/mcp", [](const httplib::Request&, httplib::Response& res) { res.status = 405; });
   http.Delete("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
     std::lock_guard lock(impl_->mutex);

@@ -30,14 +30,28 @@ struct rpc_error : std::runtime_error {
 
 class session;
 
+// What JSON text the transport parses from a client: longer or deeper text is refused with a
+// JSON-RPC parse error (-32700) before any value of it is built, copied or compared.
+inline constexpr elicit::json_limits http_limits{.max_bytes = 4 * 1024 * 1024, .max_depth = 64};
+
 // One tools/call or prompts/get, as its handler sees it.
 class call {
  public:
-  call(version v, json params, std::shared_ptr<session> s, std::function<json(json)> ask)
-      : version_(v), params_(std::move(params)), session_(std::move(s)), ask_(std::move(ask)) {}
+  call(version v, std::string method, json params, std::string principal, std::shared_ptr<session> s,
+       std::function<json(json)> ask)
+      : version_(v), method_(std::move(method)), params_(std::move(params)), principal_(std::move(principal)),
+        session_(std::move(s)), ask_(std::move(ask)) {}
 
   [[nodiscard]] version protocol() const noexcept { return version_; }
+  // "tools/call" or "prompts/get".
+  [[nodiscard]] const std::string& method() const noexcept { return method_; }
+  // The tool's or prompt's name.
+  [[nodiscard]] std::string target() const;
+  // Who is calling, as the transport knows it: the request's Authorization header, or
+  // "anonymous" without one. (A real server names the authenticated user or client here.)
+  [[nodiscard]] const std::string& principal() const noexcept { return principal_; }
   [[nodiscard]] const json& params() const noexcept { return params_; }
+  // The request's `arguments` object, or an empty object when it has none.
   [[nodiscard]] json arguments() const;
   // The client's elicitation modes: from initialize (2025-11-25) or from this request (2026-07-28).
   [[nodiscard]] elicit::elicitation_modes modes() const;
@@ -55,7 +69,9 @@ class call {
 
  private:
   version version_;
+  std::string method_;
   json params_;
+  std::string principal_;
   std::shared_ptr<session> session_;
   std::function<json(json)> ask_;
 };

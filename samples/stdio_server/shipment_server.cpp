@@ -55,7 +55,10 @@ json unanswered(const elicit::response<Form>& r, const std::string& shipment, co
 }
 
 json book_shipment(connection& client, elicit::elicitation_modes modes, const json& arguments) {
-  const std::string shipment = arguments.value("shipment_id", "SHP-4471");
+  const auto id = arguments.find("shipment_id");
+  if (id != arguments.end() && !id->is_string())
+    throw connection::rpc_error{-32602, "Invalid params: shipment_id must be a string"};
+  const std::string shipment = id != arguments.end() ? id->get<std::string>() : "SHP-4471";
   if (!modes.form) return text_result("This client cannot show forms, so the delivery address cannot be asked.", true);
 
   const auto address = ask<shipping::DeliveryAddress>(client, fmt::format("Where should shipment {} be delivered?", shipment));
@@ -93,8 +96,12 @@ int main() {
                                            {"properties", {{"shipment_id", {{"type", "string"}}}}}}}}})}};
   });
   client.on("tools/call", [&](const json& params) {
-    if (params.value("name", "") != "book_shipment") throw connection::rpc_error{-32602, "Unknown tool"};
-    return book_shipment(client, modes, params.value("arguments", json::object()));
+    const auto name = params.find("name");
+    if (name == params.end() || *name != "book_shipment") throw connection::rpc_error{-32602, "Unknown tool"};
+    const auto arguments = params.find("arguments");
+    if (arguments != params.end() && !arguments->is_object())
+      throw connection::rpc_error{-32602, "Invalid params: arguments must be an object"};
+    return book_shipment(client, modes, arguments != params.end() ? *arguments : json::object());
   });
   client.run();
 }

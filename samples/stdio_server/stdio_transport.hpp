@@ -2,8 +2,12 @@
 // The plumbing only: what a server author writes is in shipment_server.cpp.
 #pragma once
 
+#include <elicit/limits.hpp>
+
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <exception>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -17,6 +21,10 @@ using json = nlohmann::json;
 class connection {
  public:
   using handler = std::function<json(const json& params)>;  // returns the result, or throws rpc_error
+
+  // What one line from the client may be: a longer or deeper one is answered with a parse error
+  // (-32700), and no value of it is ever built, copied or compared.
+  static constexpr elicit::json_limits limits{.max_bytes = 1024 * 1024, .max_depth = 64};
 
   struct rpc_error {
     int code;
@@ -50,19 +58,53 @@ class connection {
  private:
   static void send(const json& message) { std::cout << message.dump() << "\n" << std::flush; }
 
+  static void send_error(const json& id, int code, const std::string& message) {
+    send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+  }
+
+  // Reads one line of stdin into `line`, without its newline, keeping at most limits.max_bytes
+  // + 1 bytes of it: the rest of a longer line is read and dropped, so that no line is held
+  // whole in memory however long it is. Returns the line's whole length, or nothing at the end.
+  static std::optional<std::size_t> read_line(std::string& line) {
+    line.clear();
+    std::streambuf* in = std::cin.rdbuf();
+    std::size_t length = 0;
+    bool any = false;
+    for (int c = in->sbumpc(); c != EOF; c = in->sbumpc()) {
+      any = true;
+      if (c == '\n') return length;
+      if (length++ <= limits.max_bytes) line.push_back(static_cast<char>(c));
+    }
+    if (!any) return std::nullopt;
+    return length;
+  }
+
+  // The next message, parsed within `limits`; a line that is not one is answered with an error.
   static std::optional<json> receive() {
     std::string line;
-    while (std::getline(std::cin, line)) {
-      if (line.empty()) continue;
-      json message = json::parse(line, nullptr, false);
+    while (const auto length = read_line(line)) {
+      if (*length == 0) continue;
+      if (*length > limits.max_bytes) {  // parse_json would refuse it too; only its first bytes were kept
+        send_error(nullptr, -32700,
+                   "The JSON is " + std::to_string(*length) + " bytes long, more than the " +
+                       std::to_string(limits.max_bytes) + " this server reads.");
+        continue;
+      }
+      elicit::parsed_json parsed = elicit::parse_json(line, limits);
+      if (!parsed) {
+        send_error(nullptr, -32700, parsed.error()->message);
+        continue;
+      }
+      json message = std::move(parsed).value();
       if (message.is_object()) return message;
-      send({{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", -32700}, {"message", "Parse error"}}}});
+      send_error(nullptr, -32600, "Invalid Request: a JSON-RPC message is an object");
     }
     return std::nullopt;
   }
 
   void serve(const json& message) {
-    const std::string method = message.value("method", "");
+    const auto m = message.find("method");
+    const std::string method = m != message.end() && m->is_string() ? m->get<std::string>() : std::string();
     const bool is_request = message.contains("id");
     const auto h = handlers_.find(method);
     if (h == handlers_.end()) {
@@ -74,7 +116,9 @@ class connection {
       json result = h->second(message.value("params", json::object()));
       if (is_request) send({{"jsonrpc", "2.0"}, {"id", message["id"]}, {"result", std::move(result)}});
     } catch (const rpc_error& e) {
-      if (is_request) send({{"jsonrpc", "2.0"}, {"id", message["id"]}, {"error", {{"code", e.code}, {"message", e.message}}}});
+      if (is_request) send_error(message["id"], e.code, e.message);
+    } catch (const std::exception& e) {  // e.g. a parameter of the wrong type: an error, not the end
+      if (is_request) send_error(message["id"], -32603, std::string("Internal error: ") + e.what());
     }
   }
 

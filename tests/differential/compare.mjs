@@ -86,6 +86,10 @@ function deliberateReason(c, schemas, ranges, pointer, keyword) {
     const text = numberText(value);
     if (text === null) return null;
     if (range.kind === 'integer') {
+      // Not an integer literal, and a double at or below -2^63: it cannot be told from its
+      // neighbours, so elicit takes it as below every integer type (docs/differential.md).
+      if (keyword === 'minimum' && !/^-?\d+$/.test(text) && Number(text) <= -(2 ** 63) && prop.minimum === undefined)
+        return 'a fraction or exponent at or below -2^63, not an exact 64-bit integer';
       const n = exactInteger(text);
       if (n === null) return null;
       if (n < BigInt(range.min) && prop.minimum === undefined) return 'integer below what the C++ type holds, no minimum in the schema';

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <utility>
 
 namespace elicit::detail {
 
@@ -79,12 +80,27 @@ struct secret_rule {
                     "mode instead (elicit::url_params). If it is no credential, add elicit::not_secret to it");
 };
 
-// True when no field of the form looks like a credential; otherwise the diagnostic names it.
+// The index of the first field that looks like a credential, or the field count.
+template <class Form>
+constexpr std::size_t first_secret() {
+  const auto& specs = form_spec<Form>;
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (asks_for_secret(specs[i])) return i;
+  return specs.size();
+}
+
+// True when no field of the form looks like a credential; otherwise the diagnostic names the
+// first one. The verdict is computed apart from the diagnostic, so that it stays a constant
+// and the diagnostic is the only error.
 template <class Form>
 constexpr bool no_secrets() {
-  return []<std::size_t... I>(std::index_sequence<I...>) {
-    return (secret_rule<Form, I>::ok && ...);
-  }(std::make_index_sequence<member_count<Form>>{});
+  constexpr std::size_t found = first_secret<Form>();
+  if constexpr (found == member_count<Form>) {
+    return true;
+  } else {
+    static_cast<void>(sizeof(secret_rule<Form, found>));
+    return false;
+  }
 }
 
 }  // namespace elicit::detail

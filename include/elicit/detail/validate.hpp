@@ -38,6 +38,7 @@ struct reporter {
   static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
 
   void operator()(std::string_view keyword, std::string message) const {
+    if (out.full()) return out.omit();
     violation& v = out.emplace_back();  // filled in place: no string is moved twice
     v.pointer += '/';
     escape_into(v.pointer, field);
@@ -145,6 +146,10 @@ template <class E>
 std::optional<E> read_choice(const nlohmann::json& j, const field_spec& s, const reporter& r) {
   const std::string* wire = j.get_ptr<const std::string*>();
   const enum_entry* choice = wire != nullptr ? find_choice(s, *wire) : nullptr;
+  if (choice == nullptr && r.out.full()) {
+    r.out.omit();  // counted, not described: a long list of wrong items costs no message each
+    return std::nullopt;
+  }
   if (choice == nullptr) {
     r(wire != nullptr ? "enum" : "type",
       message(label_of(s), " must be one of ", choices_of{s}, "; got ", described{j}, "."));
@@ -159,32 +164,36 @@ template <class V>
 void read_value(const nlohmann::json& j, const field_spec& s, V& out, const reporter& r) {
   if constexpr (is_optional<V>::value) {
     typename V::value_type inner{};
-    const std::size_t before = r.out.size();
+    const std::size_t before = r.out.total();
     read_value(j, s, inner, r);
-    if (r.out.size() == before) out = std::move(inner);
+    if (r.out.total() == before) out = std::move(inner);
   } else if constexpr (std::is_same_v<V, bool>) {
     if (j.is_boolean()) out = j.get<bool>();
     else report_type(r, s, "true or false", j);
   } else if constexpr (std::is_integral_v<V>) {
     const std::optional<number> n = json_number(j);
     if (!n || !n->is_whole()) return report_type(r, s, "a whole number", j);
-    const std::size_t before = r.out.size();
+    const std::size_t before = r.out.total();
     constexpr number lowest = std::numeric_limits<V>::min(), highest = std::numeric_limits<V>::max();
-    const bool outside_type = compare(*n, lowest) < 0 || compare(*n, highest) > 0;  // never wrapped or truncated
+    // Never wrapped or truncated. A number written with a fraction or an exponent, or an integer
+    // beyond 64 bits, arrives as a double; a double of -2^63 or below cannot tell INT64_MIN from
+    // its neighbours (-9223372036854775809 reads as -2^63), so it is below every integer type.
+    const bool below_64_bits = n->is_floating() && n->as_double() <= -0x1p63;
+    const bool outside_type = below_64_bits || compare(*n, lowest) < 0 || compare(*n, highest) > 0;
     const bool outside_field =
         outside_type && ((s.minimum && compare(*n, *s.minimum) < 0) || (s.maximum && compare(*n, *s.maximum) > 0));
     if (outside_type && !outside_field) {  // the field's own bounds, when it has them, say it better
-      r(compare(*n, lowest) < 0 ? "minimum" : "maximum",
+      r(below_64_bits || compare(*n, lowest) < 0 ? "minimum" : "maximum",
         message(label_of(s), " must be between ", lowest, " and ", highest, "; got ", *n, "."));
     } else {
       check_bounds(s, *n, r);
     }
-    if (r.out.size() == before) out = integer_from<V>(*n);
+    if (r.out.total() == before) out = integer_from<V>(*n);
   } else if constexpr (std::is_floating_point_v<V>) {
     const std::optional<number> n = json_number(j);
     if (!n) return report_type(r, s, "a number", j);
     const double d = n->as_double();
-    const std::size_t before = r.out.size();
+    const std::size_t before = r.out.total();
     if (std::abs(d) > static_cast<double>(std::numeric_limits<V>::max())) {
       r(d < 0 ? "minimum" : "maximum", message(label_of(s), " is too large for this field; got ", *n, "."));
     } else if constexpr (std::is_same_v<V, double>) {
@@ -195,16 +204,16 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
       if (held == d) check_bounds(s, *n, r);
       else check_bounds(s, number{held}, r);
     }
-    if (r.out.size() == before) out = static_cast<V>(d);
+    if (r.out.total() == before) out = static_cast<V>(d);
   } else if constexpr (std::is_same_v<V, std::string> || std::is_same_v<V, email> || std::is_same_v<V, uri>) {
     if (!j.is_string()) return report_type(r, s, "text", j);
     const auto& text = j.get_ref<const std::string&>();
     const std::size_t length = code_points(text);
     if (length == invalid_utf8) return r("type", message(label_of(s), " is not valid UTF-8 text."));
-    const std::size_t before = r.out.size();
+    const std::size_t before = r.out.total();
     check_length(s, length, r);
     check_format(s, text, r);
-    if (r.out.size() == before) out = V(text);
+    if (r.out.total() == before) out = V(text);
   } else if constexpr (std::is_same_v<V, std::chrono::year_month_day>) {
     if (!j.is_string()) return report_type(r, s, "a date (YYYY-MM-DD)", j);
     const auto date = parse_date(j.get_ref<const std::string&>());
@@ -226,17 +235,17 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
   } else if constexpr (is_enum_container<V>) {
     using E = typename V::value_type;
     if (!j.is_array()) return report_type(r, s, "a list of choices", j);
-    const std::size_t before = r.out.size();
+    const std::size_t before = r.out.total();
     check_items(s, j.size(), r);
     V selected;
     for (std::size_t i = 0; i < j.size(); ++i) {
       if (const auto e = read_choice<E>(j[i], s, r.at(i))) selected.insert(selected.end(), *e);
     }
     // A std::set keeps each choice once: repeats must not make up the minimum.
-    if (r.out.size() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)
+    if (r.out.total() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)
       r("minItems", message("Pick at least ", *s.min_items, " different choices for ", label_of(s), "; got ",
                             selected.size(), "."));
-    if (r.out.size() == before) out = std::move(selected);
+    if (r.out.total() == before) out = std::move(selected);
   } else {
     static_assert(sizeof(V) == 0, "elicit: no reader for this field type");
   }

@@ -1,0 +1,141 @@
+// Limits on what a client sends: how long JSON text may be and how deeply it may nest.
+//
+// nlohmann::json parses deep nesting without recursion, but copying, comparing or printing a
+// value recurses once per level: 100,000 levels of `[[[...]]]` (200 KB of text) overflow the
+// stack of whatever copies them. Everything that comes from a client goes through one of these
+// first, and everything in elicit that takes a parsed value checks it with exceeds() before it
+// copies or walks it.
+//
+//   elicit::parsed_json request = elicit::parse_json(body, {.max_bytes = 4 << 20, .max_depth = 64});
+//   if (!request) return reply_error(-32700, request.error().message);   // never crashes
+//   handle(request.value());
+#pragma once
+
+#include <elicit/detail/message.hpp>
+#include <elicit/violation.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace elicit {
+
+struct json_limits {
+  std::size_t max_bytes = 1024 * 1024;  // text longer than this is refused unread
+  std::size_t max_depth = 32;           // lists and objects nested deeper than this are refused
+};
+
+namespace detail {
+
+// A lower bound on the length of `j` as JSON text: strings and keys by their bytes and quotes,
+// any other value one byte. Walked with a stack of its own, never by recursion; stops as soon
+// as a limit is passed, so it costs at most linear time in the value's size.
+inline std::optional<violation> walk_limits(const nlohmann::json& root, const json_limits& limits) {
+  struct frame {
+    const nlohmann::json* value;
+    std::size_t depth;  // lists and objects around it
+  };
+  std::vector<frame> todo{{&root, 0}};
+  std::size_t bytes = 0;
+  while (!todo.empty()) {
+    const auto [j, depth] = todo.back();
+    todo.pop_back();
+    if (j->is_structured() && depth + 1 > limits.max_depth)
+      return violation{"", "maxDepth",
+                       message("The JSON nests lists and objects more than ", limits.max_depth, " levels deep.")};
+    if (j->is_string()) bytes += j->get_ref<const std::string&>().size() + 2;
+    else bytes += 1;
+    if (j->is_object()) {
+      for (const auto& [key, value] : j->get_ref<const nlohmann::json::object_t&>()) {
+        bytes += key.size() + 3;
+        todo.push_back({&value, depth + 1});
+      }
+    } else if (j->is_array()) {
+      for (const nlohmann::json& item : j->get_ref<const nlohmann::json::array_t&>()) todo.push_back({&item, depth + 1});
+    }
+    if (bytes > limits.max_bytes)
+      return violation{"", "maxBytes",
+                       message("The JSON is more than ", limits.max_bytes, " bytes long, more than this server reads.")};
+  }
+  return std::nullopt;
+}
+
+// Text that cannot be JSON before it is parsed: too long, or with a NUL byte (the parser would
+// stop there and take what came before for the whole text).
+inline std::optional<violation> text_limits(std::string_view text, const json_limits& limits) {
+  if (text.size() > limits.max_bytes)
+    return violation{"", "maxBytes",
+                     message("The JSON is ", text.size(), " bytes long, more than the ", limits.max_bytes,
+                             " this server reads.")};
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
+    return violation{"", "json", message("The text is not valid JSON (at byte ", nul + 1, ").")};
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+// Why `value` is beyond `limits` (keyword "maxDepth" or "maxBytes"), or nothing when it is
+// within them. Never recurses and never throws but std::bad_alloc; linear in the value's size.
+[[nodiscard]] inline std::optional<violation> exceeds(const nlohmann::json& value, const json_limits& limits = {}) {
+  return detail::walk_limits(value, limits);
+}
+
+// JSON text parsed within limits: the value, or the violation that kept it from being one.
+class parsed_json {
+ public:
+  explicit parsed_json(nlohmann::json value) : value_(std::move(value)) {}
+  explicit parsed_json(violation error) : error_(std::move(error)) {}
+
+  [[nodiscard]] bool has_value() const noexcept { return !error_.has_value(); }
+  explicit operator bool() const noexcept { return has_value(); }
+  // Throws std::logic_error when the text was refused.
+  [[nodiscard]] const nlohmann::json& value() const& {
+    if (error_) throw std::logic_error("elicit: the JSON text was refused: " + error_->message);
+    return value_;
+  }
+  [[nodiscard]] nlohmann::json&& value() && {
+    if (error_) throw std::logic_error("elicit: the JSON text was refused: " + error_->message);
+    return std::move(value_);
+  }
+  // Why the text was refused: keyword "maxBytes", "maxDepth" or "json". Empty when it was not.
+  [[nodiscard]] const std::optional<violation>& error() const noexcept { return error_; }
+
+ private:
+  nlohmann::json value_;
+  std::optional<violation> error_;
+};
+
+// Parses `text` as nlohmann::json::parse would, within `limits`: longer text is refused
+// unread, and a list or object that opens deeper than max_depth stops the parse at once, so
+// that no value deeper than the limit is ever built. Never throws but std::bad_alloc. The
+// parser's own messages, which may quote bytes that are not UTF-8, are replaced by the byte
+// position, so that the error can always be sent on as JSON.
+[[nodiscard]] inline parsed_json parse_json(std::string_view text, const json_limits& limits = {}) {
+  if (auto refused = detail::text_limits(text, limits)) return parsed_json(std::move(*refused));
+  // depth counts the containers around the one being opened; the result itself is at 0.
+  const auto bounded = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& /*parsed*/) {
+    if ((event == nlohmann::json::parse_event_t::object_start || event == nlohmann::json::parse_event_t::array_start) &&
+        static_cast<std::size_t>(depth) >= limits.max_depth) {
+      throw std::length_error("too deep");  // stops the parser; caught below
+    }
+    return true;
+  };
+  try {
+    return parsed_json(nlohmann::json::parse(text, bounded));
+  } catch (const std::length_error&) {
+  } catch (const nlohmann::json::parse_error& e) {
+    return parsed_json(violation{"", "json", detail::message("The text is not valid JSON (at byte ", e.byte, ").")});
+  } catch (const nlohmann::json::out_of_range&) {
+    return parsed_json(violation{"", "json", "The text holds a number too large to read."});
+  }
+  return parsed_json(violation{"", "maxDepth", detail::message("The JSON nests lists and objects more than ",
+                                                               limits.max_depth, " levels deep.")});
+}
+
+}  // namespace elicit

@@ -1,0 +1,295 @@
+// Sealed request state: it opens only for the state type, audience, principal, target and
+// arguments it was sealed for, under a key of the ring, within its time, once when asked; each
+// way it fails gives its own reason (for the log) and the client the same one error; keys
+// rotate in three phases across instances without a failed open.
+#include "../samples/forms.hpp"
+
+#include <elicit/elicit.hpp>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <chrono>
+#include <string>
+#include <vector>
+
+using nlohmann::json;
+using elicit::state_error;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Progress {
+  std::string order_id;
+  int step;
+  std::vector<shipping::Country> countries;
+};
+struct OtherState {  // the same fields as Progress's first two: only the type tells them apart
+  std::string order_id;
+  int step;
+};
+// A state is not a form: it is never sent as a schema, so a field may be named for a token.
+struct Session {
+  std::string access_token;
+};
+
+const auto t0 = std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'000));
+
+elicit::state_key secret(unsigned char seed) {
+  std::array<unsigned char, 32> bytes{};
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(seed * 31 + i * 7 + (i * i) % 13);
+  return elicit::state_key::from_bytes(bytes);
+}
+
+elicit::key_ring ring_of(std::initializer_list<std::pair<const char*, unsigned char>> keys) {
+  elicit::key_ring ring;
+  for (const auto& [id, seed] : keys) ring.add(id, secret(seed));
+  return ring;
+}
+
+const elicit::state_binding here{"shipping", "alice", "tools/call", "book_shipment",
+                                 elicit::digest_of(json{{"order", "A-17"}, {"express", true}})};
+
+elicit::open_options at(std::chrono::system_clock::time_point now) { return {.now = now}; }
+
+// The clear header of a token, as bytes: version (1), type tag (8), key id length (1), key id.
+std::string retag(const std::string& token, std::size_t byte, unsigned char value) {
+  auto bytes = *elicit::detail::base64url_decode(token);
+  bytes[byte] = value;
+  return elicit::detail::base64url_encode(bytes);
+}
+
+}  // namespace
+
+TEST_CASE("a sealed state opens where it was sealed for, and its contents stay hidden") {
+  const auto ring = ring_of({{"k1", 1}});
+  const Progress state{"A-17", 2, {shipping::Country::FR, shipping::Country::NL}};
+  const std::string token = elicit::seal(state, ring, here, 10min, t0);
+  CHECK(token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == std::string::npos);
+  CHECK(token.find("A-17") == std::string::npos);  // encrypted, not merely signed
+  CHECK(token.find("alice") == std::string::npos);
+  CHECK(elicit::seal(state, ring, here, 10min, t0) != token);  // a fresh nonce each time
+
+  const auto opened = elicit::open<Progress>(token, ring, here, at(t0 + 9min));
+  REQUIRE(opened);
+  CHECK(opened->order_id == "A-17");
+  CHECK(opened->step == 2);
+  CHECK(opened->countries == state.countries);
+  CHECK_FALSE(opened.error());
+}
+
+TEST_CASE("each binding is checked, and each failure has its own reason") {
+  const auto ring = ring_of({{"k1", 1}});
+  const std::string token = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);
+  const auto error_with = [&](elicit::state_binding b) { return elicit::open<Progress>(token, ring, b, at(t0)).error(); };
+
+  auto other = here;
+  other.audience = "billing";
+  CHECK(error_with(other) == state_error::wrong_audience);
+  other = here;
+  other.principal = "bob";
+  CHECK(error_with(other) == state_error::wrong_principal);
+  other = here;
+  other.method = "prompts/get";
+  CHECK(error_with(other) == state_error::wrong_target);
+  other = here;
+  other.target = "cancel_shipment";
+  CHECK(error_with(other) == state_error::wrong_target);
+  other = here;
+  other.arguments = elicit::digest_of(json{{"order", "A-18"}, {"express", true}});
+  CHECK(error_with(other) == state_error::wrong_arguments);
+  // Text moved from one part to the next is another binding.
+  other = here;
+  other.method = "tools/callbook_shipment";
+  other.target = "";
+  CHECK(error_with(other) == state_error::wrong_target);
+  CHECK(error_with(here) == std::nullopt);
+
+  // The digest of the arguments does not depend on the order of their keys as text.
+  CHECK(elicit::digest_of(json::parse(R"({"express":true,"order":"A-17"})")) == here.arguments);
+  CHECK(elicit::digest_of(json::parse(R"({"order":"A-17","express":true})")) == here.arguments);
+  CHECK(here.arguments.size() == 64);
+}
+
+TEST_CASE("a state opens within its time, give or take the clock skew") {
+  const auto ring = ring_of({{"k1", 1}});
+  const std::string token = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);
+  CHECK(elicit::open<Progress>(token, ring, here, at(t0 + 10min)));
+  CHECK(elicit::open<Progress>(token, ring, here, at(t0 + 10min + 30s)));  // the default skew
+  const auto expired = elicit::open<Progress>(token, ring, here, at(t0 + 10min + 31s));
+  CHECK(expired.error() == state_error::expired);
+  CHECK_THROWS_AS(expired.value(), elicit::bad_answer_access);
+  // Sealed by an instance whose clock runs ahead: within the skew it opens, beyond it not.
+  CHECK(elicit::open<Progress>(token, ring, here, at(t0 - 30s)));
+  CHECK(elicit::open<Progress>(token, ring, here, at(t0 - 31s)).error() == state_error::not_yet_valid);
+  CHECK(elicit::open<Progress>(token, ring, here, {.clock_skew = 0s, .now = t0 + 10min + 1s}).error() ==
+        state_error::expired);
+  CHECK(elicit::open<Progress>(token, ring, here, {.clock_skew = 5min, .now = t0 - 4min}));
+
+  // A long life does not overflow.
+  const auto forever = elicit::seal(OtherState{"x", 1}, ring, here, std::chrono::seconds::max(), t0);
+  CHECK(elicit::open<OtherState>(forever, ring, here, at(t0 + std::chrono::hours(24 * 365 * 100))));
+}
+
+TEST_CASE("the clear header is authenticated: a re-tagged state does not open") {
+  const auto ring = ring_of({{"k1", 1}, {"k2", 2}});
+  const std::string token = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);
+  CHECK(elicit::open<OtherState>(token, ring, here, at(t0)).error() == state_error::foreign);
+
+  // Rewrite the type tag to OtherState's: the tag then matches, and the authentication fails.
+  const std::string other = elicit::seal(OtherState{"A-17", 2}, ring, here, 10min, t0);
+  const auto other_bytes = *elicit::detail::base64url_decode(other);
+  std::string retagged = token;
+  for (std::size_t i = 1; i <= 8; ++i) retagged = retag(retagged, i, other_bytes[i]);
+  CHECK(elicit::open<OtherState>(retagged, ring, here, at(t0)).error() == state_error::tampered);
+  CHECK(elicit::open<Progress>(retagged, ring, here, at(t0)).error() == state_error::foreign);
+
+  // Rename the key id from k1 to k2 (both in the ring): the header is the associated data.
+  const auto bytes = *elicit::detail::base64url_decode(token);
+  REQUIRE(bytes[9] == 2);
+  REQUIRE(bytes[11] == '1');
+  CHECK(elicit::open<Progress>(retag(token, 11, '2'), ring, here, at(t0)).error() == state_error::tampered);
+  CHECK(elicit::open<Progress>(retag(token, 11, '9'), ring, here, at(t0)).error() == state_error::unknown_key);
+  CHECK(elicit::open<Progress>(retag(token, 9, 0), ring, here, at(t0)).error() == state_error::malformed);
+  CHECK(elicit::open<Progress>(retag(token, 9, 200), ring, here, at(t0)).error() == state_error::malformed);
+}
+
+TEST_CASE("anything but a token elicit wrote is refused with its reason") {
+  const auto ring = ring_of({{"k1", 1}});
+  CHECK(elicit::open<Progress>("", ring, here, at(t0)).error() == state_error::truncated);
+  CHECK(elicit::open<Progress>("not base64!", ring, here, at(t0)).error() == state_error::malformed);
+  CHECK(elicit::open<Progress>("AAE=", ring, here, at(t0)).error() == state_error::malformed);  // padded
+  CHECK(elicit::open<Progress>(std::string(300'000, 'A'), ring, here, at(t0)).error() == state_error::malformed);
+  // Format 1, written by an older elicit: version byte 1, then a type tag, a nonce...
+  const std::vector<unsigned char> v1(1 + 8 + 12 + 8 + 20 + 16, 1);
+  CHECK(elicit::open<Progress>(elicit::detail::base64url_encode(v1), ring, here, at(t0)).error() ==
+        state_error::outdated);
+  std::vector<unsigned char> v9 = v1;
+  v9[0] = 9;
+  CHECK(elicit::open<Progress>(elicit::detail::base64url_encode(v9), ring, here, at(t0)).error() ==
+        state_error::malformed);
+
+  // Every character changed, and every cut, fails to open and says why.
+  const std::string token = elicit::seal(Progress{"B-2", 1, {}}, ring, here, 10min, t0);
+  const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    for (char c : {alphabet[(alphabet.find(token[i]) + 1) % 64], alphabet[(alphabet.find(token[i]) + 33) % 64], '.'}) {
+      std::string altered = token;
+      altered[i] = c;
+      const auto o = elicit::open<Progress>(altered, ring, here, at(t0));
+      INFO("position " << i << " -> " << c);
+      CHECK_FALSE(o);
+      CHECK(o.error().has_value());
+    }
+  }
+  for (std::size_t n = 0; n < token.size(); ++n) {
+    INFO("cut to " << n);
+    const auto o = elicit::open<Progress>(token.substr(0, n), ring, here, at(t0));
+    CHECK_FALSE(o);
+    CHECK(o.error().has_value());
+  }
+  CHECK_FALSE(elicit::open<Progress>(token + "A", ring, here, at(t0)));
+  CHECK_FALSE(elicit::open<Progress>(token + "AAAA", ring, here, at(t0)));
+}
+
+TEST_CASE("the client is told one thing, whatever the reason") {
+  const auto error = elicit::invalid_state_error(7);
+  CHECK(error.dump() == R"({"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid or expired requestState"}})");
+}
+
+TEST_CASE("keys rotate in three phases across instances without a failed open") {
+  // Two instances of a server behind one address, each with its own ring built from the same
+  // secrets, as from one secret store.
+  auto a = ring_of({{"2026-11", 1}});
+  auto b = ring_of({{"2026-11", 1}});
+  const auto old_token = elicit::seal(Progress{"old", 1, {}}, a, here, 10min, t0);
+
+  // 1. add: both rings get the new key; the old one still seals.
+  a.add("2026-12", secret(2));
+  b.add("2026-12", secret(2));
+  CHECK(a.sealing_id() == "2026-11");
+  // 2. switch, one instance at a time: a seals with the new key before b does.
+  a.seal_with("2026-12");
+  const auto new_token = elicit::seal(Progress{"new", 1, {}}, a, here, 10min, t0 + 1min);
+  const auto from_b = elicit::seal(Progress{"b", 1, {}}, b, here, 10min, t0 + 1min);
+  for (const auto* ring : {&a, &b})
+    for (const auto& token : {old_token, new_token, from_b}) CHECK(elicit::open<Progress>(token, *ring, here, at(t0 + 2min)));
+  b.seal_with("2026-12");
+  // 3. retire, once every old state has expired.
+  CHECK_THROWS_AS(a.retire("2026-12"), std::invalid_argument);  // it seals
+  a.retire("2026-11");
+  b.retire("2026-11");
+  CHECK(elicit::open<Progress>(new_token, b, here, at(t0 + 3min)));
+  CHECK(elicit::open<Progress>(old_token, b, here, at(t0 + 3min)).error() == state_error::unknown_key);
+
+  // The same secret under another id is another key; another secret under the same id too.
+  auto c = ring_of({{"2026-12", 3}});
+  CHECK(elicit::open<Progress>(new_token, c, here, at(t0 + 3min)).error() == state_error::tampered);
+  CHECK_THROWS_AS(elicit::seal(Progress{}, elicit::key_ring{}, here), std::logic_error);
+}
+
+TEST_CASE("weak secrets and malformed key ids are refused") {
+  CHECK_THROWS_AS(elicit::state_key::from_bytes(std::array<unsigned char, 32>{}), std::invalid_argument);  // all zero
+  std::array<unsigned char, 32> pattern{};
+  for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<unsigned char>(i % 4);
+  CHECK_THROWS_AS(elicit::state_key::from_bytes(pattern), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::state_key::from_text("short"), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::state_key::from_text(std::string(43, 'A')), std::invalid_argument);  // 32 zero bytes
+
+  elicit::key_ring ring;
+  const std::string phrase = "correct horse battery staple, then some";
+  const std::span<const unsigned char> long_secret(reinterpret_cast<const unsigned char*>(phrase.data()), phrase.size());
+  CHECK_NOTHROW(ring.add("phrase", long_secret));
+  CHECK_THROWS_AS(ring.add("short", long_secret.first(31)), std::invalid_argument);
+  CHECK_THROWS_AS(ring.add("phrase", secret(1)), std::invalid_argument);  // already in the ring
+  CHECK_THROWS_AS(ring.add("", secret(1)), std::invalid_argument);
+  CHECK_THROWS_AS(ring.add("a/b", secret(1)), std::invalid_argument);
+  CHECK_THROWS_AS(ring.add(std::string(33, 'k'), secret(1)), std::invalid_argument);
+  CHECK_THROWS_AS(ring.seal_with("absent"), std::invalid_argument);
+  CHECK_THROWS_AS(ring.retire("absent"), std::invalid_argument);
+
+  const auto generated = elicit::state_key::generate();
+  CHECK(generated.to_text().size() == 43);
+  CHECK(elicit::state_key::from_text(generated.to_text()).to_text() == generated.to_text());
+}
+
+TEST_CASE("with a replay store, a state opens once") {
+  const auto ring = ring_of({{"k1", 1}});
+  elicit::memory_replay_guard seen(2);
+  const elicit::open_options once{.replay = &seen, .now = t0};
+  const auto first = elicit::seal(Progress{"A", 1, {}}, ring, here, 10min, t0);
+  CHECK(elicit::open<Progress>(first, ring, here, once));
+  CHECK(elicit::open<Progress>(first, ring, here, once).error() == state_error::replayed);
+  // A failed open does not use the state up.
+  auto bob = here;
+  bob.principal = "bob";
+  const auto second = elicit::seal(Progress{"B", 1, {}}, ring, here, 10min, t0);
+  CHECK(elicit::open<Progress>(second, ring, bob, once).error() == state_error::wrong_principal);
+  CHECK(elicit::open<Progress>(second, ring, here, once));
+  // Full of live states, it refuses new ones rather than forget one.
+  const auto third = elicit::seal(Progress{"C", 1, {}}, ring, here, 10min, t0);
+  CHECK(seen.size() == 2);
+  CHECK(elicit::open<Progress>(third, ring, here, once).error() == state_error::replayed);
+  // Once they have expired, they are forgotten and there is room again.
+  const auto later = elicit::seal(Progress{"D", 1, {}}, ring, here, 10min, t0 + 20min);
+  CHECK(elicit::open<Progress>(later, ring, here, {.replay = &seen, .now = t0 + 20min}));
+  CHECK(seen.size() == 1);
+  // Without a store, a state opens as often as it is sent.
+  CHECK(elicit::open<Progress>(first, ring, here, at(t0)));
+}
+
+TEST_CASE("a state type is not a form: its fields may be named for credentials") {
+  const auto ring = ring_of({{"k1", 1}});
+  const auto token = elicit::seal(Session{"opaque"}, ring, here, 1min, t0);
+  CHECK(elicit::open<Session>(token, ring, here, at(t0))->access_token == "opaque");
+}
+
+TEST_CASE("a state that would not open again is refused when sealed") {
+  struct Bounded {
+    elicit::field<int, elicit::range<1, 3>> step;
+  };
+  const auto ring = ring_of({{"k1", 1}});
+  CHECK_THROWS_AS(elicit::seal(Bounded{{4}}, ring, here), std::invalid_argument);
+  CHECK(elicit::open<Bounded>(elicit::seal(Bounded{{2}}, ring, here, 1min, t0), ring, here, at(t0))->step == 2);
+}
