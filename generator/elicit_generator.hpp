@@ -130,7 +130,7 @@ inline nlohmann::ordered_json index(const std::vector<form_entry>& forms) {
   return {{"generator", "elicit"}, {"forms", list}};
 }
 
-// Lint: advice, not errors. Seed 003 explains each.
+// Lint: advice, not errors; docs/generator.md explains each.
 inline std::vector<std::string> lint(const std::vector<form_entry>& forms) {
   std::vector<std::string> out;
   for (const form_entry& f : forms) {

@@ -1,4 +1,4 @@
-// The sample forms: the questions a shipping server asks its user (seed chapter 003).
+// The sample forms: the questions a shipping server asks its user.
 #pragma once
 
 #include <elicit/elicit.hpp>

@@ -3,6 +3,8 @@
 #include "../samples/forms.hpp"
 #include "forms.hpp"
 
+#include <elicit/state.hpp>
+
 #include <iostream>
 
 namespace {

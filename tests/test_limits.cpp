@@ -6,6 +6,8 @@
 #include "../samples/forms.hpp"
 #include "forms.hpp"
 
+#include <elicit/state.hpp>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -154,7 +156,7 @@ TEST_CASE("wide and long input is refused by size on every path") {
   json wide = json::object();
   wide["action"] = "accept";
   wide["content"] = json::object();
-  for (int i = 0; i < 200'000; ++i) wide["content"]["k" + std::to_string(i)] = i;
+  for (int i = 0; i < 200'000; ++i) wide["content"][fmt::format("k{}", i)] = i;
   refused_as(elicit::decode<Form>(wide), "maxBytes");
   refused_as(elicit::decode<Form>(wide.dump()), "maxBytes");
   CHECK(elicit::decode_content<Form>(wide["content"]).violations()[0].keyword == "maxBytes");

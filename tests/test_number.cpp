@@ -1,6 +1,6 @@
 // Numbers written at compile time: the shortest text that reads back to the same value.
 #include <elicit/detail/json_text.hpp>
-#include <elicit/detail/number.hpp>
+#include <elicit/detail/number_text.hpp>
 
 #include <catch2/catch.hpp>
 

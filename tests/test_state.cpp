@@ -5,6 +5,7 @@
 #include "../samples/forms.hpp"
 
 #include <elicit/elicit.hpp>
+#include <elicit/state.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -16,7 +16,9 @@
 #include <elicit/detail/describe.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/reply.hpp>
-#include <elicit/detail/validate.hpp>
+#include <elicit/detail/utf8.hpp>
+#include <elicit/detail/read_value.hpp>
+#include <elicit/detail/write_value.hpp>
 #include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/violation.hpp>
@@ -81,6 +83,7 @@ class decoded {
 
   [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
+  // Throws bad_answer_access, with the violations, when there is no value.
   [[nodiscard]] const T& value() const& {
     if (!value_) throw bad_answer_access(fmt::format("elicit: the answer is invalid: {}", violations_));
     return *value_;
@@ -124,6 +127,8 @@ class response {
   }
   // True when the user accepted and the content met every rule of the schema.
   [[nodiscard]] bool accepted() const noexcept { return action_ == elicit::action::accept && value_.has_value(); }
+  // Throws bad_answer_access when there is no valid answer: declined, cancelled, missing, or
+  // the violations of an invalid one.
   [[nodiscard]] const T& value() const {
     if (accepted()) return *value_;
     if (action_ != elicit::action::accept && violations_.empty() && !missing_)
@@ -193,7 +198,7 @@ void read_content(const reply& r, Form& form, violation_list& violations) {
                             message("A key of ", key.size(), " bytes", is_utf8(key) ? "" : " that is not UTF-8",
                                     " is not a field of this form.")});
     else
-      violations.push_back({"/" + reporter::escape(key), "additionalProperties",
+      violations.push_back({message("/", pointer_token(key)), "additionalProperties",
                             message("\"", key, "\" is not a field of this form.")});
   }
 }
@@ -314,7 +319,8 @@ template <class Form>
 }
 
 // The content object a client would send for `form`: wire names, enum wire values, dates as
-// text; empty optionals left out.
+// text; empty optionals left out. Throws std::invalid_argument when an enum field holds a value
+// that is not one of its options.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json to_content(const Form& form) {
   static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");

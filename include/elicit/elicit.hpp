@@ -1,4 +1,6 @@
-// elicit: MCP elicitation forms as C++ structs. The umbrella header.
+// elicit: MCP elicitation forms as C++ structs. The umbrella header: forms, schemas, decoding
+// and the protocol messages, with no dependency on OpenSSL. Sealed request state and random
+// elicitation ids are in <elicit/state.hpp>, with the CMake target elicit::state (OpenSSL).
 #pragma once
 
 #include <elicit/annotations.hpp>
@@ -8,5 +10,4 @@
 #include <elicit/decode.hpp>
 #include <elicit/protocol.hpp>
 #include <elicit/schema.hpp>
-#include <elicit/state.hpp>
 #include <elicit/violation.hpp>

@@ -7,11 +7,14 @@
 // InputRequiredResult; the client retries the same request with `inputResponses` under the
 // same keys and the `requestState` echoed back.
 //
-// Every builder returns nlohmann::ordered_json; every message validates against the spec's
-// schema of its version (tests/test_protocol.cpp).
+// Every builder returns nlohmann::ordered_json, keys in the order the spec and the form give
+// them: assigning one to a plain nlohmann::json sorts the keys, and a client then shows the
+// form's fields alphabetically. Every message validates against the spec's schema of its
+// version (tests/test_protocol.cpp). Builders throw std::bad_alloc and what each comment says.
 #pragma once
 
 #include <elicit/decode.hpp>
+#include <elicit/detail/message.hpp>
 #include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/violation.hpp>
@@ -64,6 +67,7 @@ struct url_elicitation {
 
 // The params of a URL-mode `elicitation/create`. With an elicitation id (2025-11-25):
 // {"mode":"url","elicitationId":...,"url":...,"message":...}; without one, 2026-07-28's shape.
+// Throws std::invalid_argument when the URL is not an absolute URI.
 [[nodiscard]] inline nlohmann::ordered_json url_params(const url_elicitation& e) {
   if (!detail::is_uri(e.url)) throw std::invalid_argument("elicit::url_params: not an absolute URI: " + e.url);
   nlohmann::ordered_json params{{"mode", "url"}};
@@ -78,7 +82,8 @@ struct url_elicitation {
 }
 
 // JSON-RPC error -32042 (2025-11-25): the request cannot go on until the user completes
-// these URL elicitations.
+// these URL elicitations. Throws std::invalid_argument for an elicitation without an id or
+// with a URL that is not an absolute URI.
 [[nodiscard]] inline nlohmann::ordered_json url_required_error(const nlohmann::json& id,
                                                                const std::vector<url_elicitation>& elicitations,
                                                                std::string_view message = "User interaction required") {
@@ -148,13 +153,15 @@ class unsupported_mode : public std::logic_error {
 //
 //   auto result = elicit::input_required{modes}
 //                     .ask<Address>("address", "Where should the parcel go?")
-//                     .state(elicit::seal(progress, key))
+//                     .state(elicit::seal(progress, ring, binding))   // <elicit/state.hpp>
 //                     .result();
 class input_required {
  public:
   input_required() = default;  // no check of the client's modes
   explicit input_required(elicitation_modes client) : client_(client), checked_(true) {}
 
+  // Throws unsupported_mode when the client did not declare form mode, std::invalid_argument
+  // for an empty or repeated key.
   template <class Form>
   input_required& ask(std::string key, std::string_view message) {
     if (checked_ && !client_.form)
@@ -162,6 +169,8 @@ class input_required {
     return request(std::move(key), form_request<Form>(message));
   }
 
+  // Throws unsupported_mode when the client did not declare URL mode, std::invalid_argument for
+  // an empty or repeated key or a URL that is not an absolute URI.
   input_required& ask_url(std::string key, url_elicitation e) {
     if (checked_ && !client_.url)
       throw unsupported_mode("elicit: the client did not declare URL-mode elicitation; it cannot be asked \"" + key + "\"");
@@ -170,6 +179,7 @@ class input_required {
   }
 
   // Any other input request, as {"method":...,"params":...}: sampling/createMessage, roots/list.
+  // Throws std::invalid_argument for an empty or repeated key, or a request without "method".
   input_required& request(std::string key, nlohmann::ordered_json input_request) {
     if (key.empty()) throw std::invalid_argument("elicit::input_required: an input request needs a non-empty key");
     if (!input_request.is_object() || !input_request.contains("method"))
@@ -186,7 +196,7 @@ class input_required {
   }
 
   // {"resultType":"input_required","inputRequests":{...},"requestState":"..."}. The spec
-  // requires at least one of the two: a result with neither is refused.
+  // requires at least one of the two: a result with neither is refused (std::logic_error).
   [[nodiscard]] nlohmann::ordered_json result() const {
     if (order_.empty() && !state_)
       throw std::logic_error("elicit::input_required: give at least one input request or a request state");
@@ -219,6 +229,7 @@ class input_required {
 // refused whole: every get() then gives an invalid answer saying why, and refused() says it too.
 class input_responses {
  public:
+  // Never throws but std::bad_alloc.
   explicit input_responses(const nlohmann::json& request_params, decode_options options = {})
       : options_(options) {
     if (!request_params.is_object()) return;
@@ -247,8 +258,8 @@ class input_responses {
     const auto it = responses_.find(key);
     if (it == responses_.end())
       return response<Form>::missing(
-          {"/inputResponses/" + detail::reporter::escape(key), "required",
-           "There is no answer for \"" + std::string(key) + "\"."});
+          {detail::message("/inputResponses/", detail::pointer_token(key)), "required",
+           detail::message("There is no answer for \"", key, "\".")});
     return decode<Form>(*it, options_);
   }
 

@@ -67,7 +67,7 @@ template <class Form>
 inline constexpr std::string_view schema_json = detail::askable_schema<Form>();
 
 // The same schema as a JSON value, keys in the order the text has them. Parsed once, on first
-// use; each call returns a copy.
+// use; each call returns a copy. Throws only std::bad_alloc.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json schema() {
   static const nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(schema_json<Form>);

@@ -21,7 +21,9 @@
 #pragma once
 
 #include <elicit/decode.hpp>
+#include <elicit/detail/message.hpp>
 #include <elicit/detail/enum_reflection.hpp>
+#include <elicit/detail/fnv1a.hpp>
 #include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
 
@@ -96,7 +98,8 @@ struct cipher_context {
 
 }  // namespace detail
 
-// A fresh elicitation id for URL mode: 128 random bits, as hex.
+// A fresh elicitation id for URL mode: 128 random bits, as hex. Throws std::runtime_error when
+// OpenSSL has no random bytes to give.
 [[nodiscard]] inline std::string new_elicitation_id() {
   static constexpr char hex[] = "0123456789abcdef";
   std::string id;
@@ -233,16 +236,16 @@ class key_ring {
 
   // Seals with the key `id` from now on. Throws std::invalid_argument when it is not in the ring.
   key_ring& seal_with(std::string_view id) {
-    if (find(id) == nullptr) throw std::invalid_argument("elicit::key_ring: no key \"" + std::string(id) + "\" to seal with");
+    if (find(id) == nullptr) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to seal with"));
     sealing_ = std::string(id);
     return *this;
   }
   // Removes the key `id`: states sealed with it no longer open. Throws std::invalid_argument
   // when it is the key that seals (switch first) or is not in the ring.
   key_ring& retire(std::string_view id) {
-    if (id == sealing_) throw std::invalid_argument("elicit::key_ring: \"" + std::string(id) + "\" still seals; seal_with another key first");
+    if (id == sealing_) throw std::invalid_argument(detail::message("elicit::key_ring: \"", id, "\" still seals; seal_with another key first"));
     const auto it = std::find_if(keys_.begin(), keys_.end(), [&](const entry& e) { return e.id == id; });
-    if (it == keys_.end()) throw std::invalid_argument("elicit::key_ring: no key \"" + std::string(id) + "\" to retire");
+    if (it == keys_.end()) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to retire"));
     OPENSSL_cleanse(it->key.data(), it->key.size());
     keys_.erase(it);
     return *this;
@@ -481,7 +484,7 @@ template <class State>
     throw std::invalid_argument(fmt::format("elicit::seal: the state breaks its own rules: {}", check.violations()));
   const std::string content = json.dump();
   if (content.size() > max_state_bytes)
-    throw std::length_error("elicit::seal: the state is " + std::to_string(content.size()) + " bytes of JSON, more than 48 KiB");
+    throw std::length_error(message("elicit::seal: the state is ", content.size(), " bytes of JSON, more than 48 KiB"));
   // In seconds, saturated: a time to live of years must not overflow the clock's nanoseconds.
   const std::int64_t issued = seconds_of(now);
   const std::int64_t expiry = issued + std::clamp<std::int64_t>(time_to_live.count(), 0, std::int64_t{1} << 40);

@@ -11,6 +11,7 @@
 #include "transport.hpp"
 
 #include <elicit/elicit.hpp>
+#include <elicit/state.hpp>
 
 #include <array>
 #include <chrono>

@@ -6,6 +6,8 @@
 // session), the client's capabilities come in `_meta`, and results carry `resultType`.
 #include "transport.hpp"
 
+#include <elicit/state.hpp>
+
 #include <httplib.h>
 
 #include <chrono>

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <elicit/detail/fixed_string.hpp>
+#include <elicit/detail/fnv1a.hpp>
+#include <elicit/detail/identifier.hpp>
 
 #include <algorithm>
 #include <array>

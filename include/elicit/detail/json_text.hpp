@@ -4,7 +4,7 @@
 // once into a buffer of exactly that length, which becomes the program's constant.
 #pragma once
 
-#include <elicit/detail/number.hpp>
+#include <elicit/detail/number_text.hpp>
 
 #include <array>
 #include <cstddef>

@@ -7,7 +7,7 @@
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
-#include <elicit/detail/number.hpp>
+#include <elicit/detail/number_text.hpp>
 #include <elicit/detail/text_formats.hpp>
 
 #include <cstddef>
@@ -244,7 +244,7 @@ struct choices_of {
   }
 };
 
-// format: email and uri (dates and times are checked as they are read, in validate.hpp).
+// format: email and uri (dates and times are checked as they are read, in read_value.hpp).
 template <class Report>
 void check_format(const field_spec& s, std::string_view text, Report&& report) {
   if (s.fmt == format::email && !is_email(text))

@@ -6,7 +6,7 @@
 //   message(label_of(s), " must be at least ", *s.minimum, "; got ", v, ".")
 #pragma once
 
-#include <elicit/detail/number.hpp>
+#include <elicit/detail/number_text.hpp>
 
 #include <cstddef>
 #include <cstring>

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <elicit/detail/fixed_string.hpp>
+#include <elicit/detail/identifier.hpp>
 
 #include <boost/pfr.hpp>
 

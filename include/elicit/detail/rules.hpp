@@ -8,12 +8,13 @@
 
 #include <elicit/annotations.hpp>
 #include <elicit/detail/describe.hpp>
-#include <elicit/enums.hpp>
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/text_formats.hpp>
+#include <elicit/detail/utf8.hpp>
 #include <elicit/detail/value_traits.hpp>
+#include <elicit/enums.hpp>
 #include <elicit/field.hpp>
 
 #include <bit>

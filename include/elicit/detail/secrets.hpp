@@ -5,6 +5,7 @@
 // `db_password` and `accessToken` are credentials, and `token_count` or `password_hint` are not.
 #pragma once
 
+#include <elicit/detail/describe.hpp>
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/reflection.hpp>
 

@@ -3,6 +3,11 @@
 
 #include <iostream>
 
+// elicit::elicit alone reaches no OpenSSL header: sealing is elicit::state's.
+#ifdef OPENSSL_VERSION_MAJOR
+#error "<elicit/elicit.hpp> included an OpenSSL header"
+#endif
+
 static_assert(elicit::schema_json<Booking>.size() > 0, "the schema is a compile-time constant");
 
 int main() {

@@ -1,11 +1,15 @@
 // Reading one field's answer out of JSON into its C++ value, checking every keyword of its
-// schema on the way (the checks themselves are in keywords.hpp, beside the writers).
+// schema on the way (the checks themselves are in keywords.hpp, beside the writers), and a
+// field's default as the JSON a client would have sent.
 #pragma once
 
 #include <elicit/detail/field_spec.hpp>
-#include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/keywords.hpp>
+#include <elicit/detail/message.hpp>
+#include <elicit/detail/number.hpp>
+#include <elicit/detail/reporter.hpp>
 #include <elicit/detail/text_formats.hpp>
+#include <elicit/detail/utf8.hpp>
 #include <elicit/detail/value_traits.hpp>
 #include <elicit/field.hpp>
 #include <elicit/formats.hpp>
@@ -13,9 +17,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <set>
@@ -26,97 +31,6 @@
 #include <vector>
 
 namespace elicit::detail {
-
-// Where violations of one value go: the list of the whole answer, and the value's place in
-// it (a field, or an item of a multi-select field). The JSON Pointer is built only when a
-// violation is reported: a valid answer pays nothing for it.
-struct reporter {
-  violation_list& out;
-  std::string_view field;
-  std::size_t item = no_item;
-
-  static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
-
-  void operator()(std::string_view keyword, std::string message) const {
-    if (out.full()) return out.omit();
-    violation& v = out.emplace_back();  // filled in place: no string is moved twice
-    v.pointer += '/';
-    escape_into(v.pointer, field);
-    if (item != no_item) {
-      v.pointer += '/';
-      v.pointer += std::to_string(item);
-    }
-    v.keyword = keyword;
-    v.message = std::move(message);
-  }
-  [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index}; }
-
-  // JSON Pointer escaping: "~" is "~0" and "/" is "~1". A name with neither, nearly every
-  // name, is appended in one piece.
-  static void escape_into(std::string& out, std::string_view token) {
-    while (true) {
-      const std::size_t special = std::min(token.find('~'), token.find('/'));  // memchr, not a byte loop
-      out.append(token.substr(0, special));
-      if (special == std::string_view::npos) return;
-      out.append(token[special] == '~' ? "~0" : "~1");
-      token.remove_prefix(special + 1);
-    }
-  }
-  static std::string escape(std::string_view token) {
-    std::string out;
-    escape_into(out, token);
-    return out;
-  }
-};
-
-// What a JSON value is, as a message part: `the text "abc"`, `the number 12.5`, `a list`...
-// Text is shown up to 40 code points, whole ones, and never when it is not UTF-8.
-struct described {
-  const nlohmann::json& j;
-
-  [[nodiscard]] std::size_t bound() const noexcept {
-    const std::string* text = j.get_ptr<const std::string*>();
-    return 48 + (text == nullptr ? 0 : std::min<std::size_t>(text->size(), 160));
-  }
-  template <class Sink>
-  void write(Sink& out) const {
-    switch (j.type()) {
-      case nlohmann::json::value_t::null: return out.put("null");
-      case nlohmann::json::value_t::boolean: return out.put(j.get<bool>() ? "true" : "false");
-      case nlohmann::json::value_t::string: return write_text(out, j.get_ref<const std::string&>());
-      case nlohmann::json::value_t::array: return out.put("a list");
-      case nlohmann::json::value_t::object: return out.put("an object");
-      case nlohmann::json::value_t::number_float:
-        if (!std::isfinite(j.get<double>())) return out.put("a number out of range");
-        out.put("the number ");
-        return write_number(out, number{j.get<double>()});
-      case nlohmann::json::value_t::number_unsigned:
-        out.put("the number ");
-        return write_unsigned(out, j.get<std::uint64_t>());
-      case nlohmann::json::value_t::number_integer:
-        out.put("the number ");
-        return write_signed(out, j.get<std::int64_t>());
-      case nlohmann::json::value_t::binary: return out.put("binary data");
-      default: return out.put("nothing readable");  // discarded: what parse(text, nullptr, false) gives for bad text
-    }
-  }
-  template <class Sink>
-  static void write_text(Sink& out, const std::string& text) {
-    if (!is_utf8(text)) return out.put("text that is not valid UTF-8");
-    std::size_t cut = 0, shown = 0;
-    while (cut < text.size() && shown < 40) {
-      cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
-      ++shown;
-    }
-    out.put("the text \"");
-    out.put(std::string_view(text).substr(0, cut));
-    out.put(cut < text.size() ? "...\"" : "\"");
-  }
-};
-
-inline void report_type(const reporter& r, const field_spec& s, std::string_view expected, const nlohmann::json& j) {
-  r("type", message(label_of(s), " must be ", expected, "; got ", described{j}, "."));
-}
 
 // A JSON number as an exact `number`, or nothing when it is not a finite number.
 inline std::optional<number> json_number(const nlohmann::json& j) {
@@ -266,36 +180,6 @@ inline nlohmann::json default_json(const field_spec& s) {
       return s.type == value_type::multi_select ? wires : wires[0];
     }
     default: return std::string(d.text);
-  }
-}
-
-// ---- Writing a value back as content (to_content) -------------------------------------------
-
-template <class E>
-std::string wire_for(const field_spec& s, E e) {
-  if (const enum_entry* choice = s.option_for(underlying(e))) return std::string(choice->wire);
-  throw std::invalid_argument(message("elicit::to_content: ", label_of(s), " holds enumerator value ",
-                                      underlying(e), ", which is not one of its options"));
-}
-
-template <class V>
-nlohmann::ordered_json write_value(const field_spec& s, const V& v) {
-  if constexpr (std::is_same_v<V, bool> || std::is_arithmetic_v<V>) {
-    return v;
-  } else if constexpr (std::is_same_v<V, std::string>) {
-    return v;
-  } else if constexpr (std::is_same_v<V, email> || std::is_same_v<V, uri>) {
-    return v.str();
-  } else if constexpr (std::is_same_v<V, std::chrono::year_month_day>) {
-    return format_date(v);
-  } else if constexpr (std::is_same_v<V, std::chrono::sys_seconds>) {
-    return format_date_time(v);
-  } else if constexpr (std::is_enum_v<V>) {
-    return wire_for(s, v);
-  } else {
-    nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (const auto& e : v) list.push_back(wire_for(s, e));
-    return list;
   }
 }
 

@@ -1,0 +1,98 @@
+// Reporting what an answer breaks: `reporter` files a violation of one value at its JSON
+// Pointer, and `described` says what a JSON value is in a message ("the text \"abc\"").
+#pragma once
+
+#include <elicit/detail/field_spec.hpp>
+#include <elicit/detail/json_pointer.hpp>
+#include <elicit/detail/keywords.hpp>
+#include <elicit/detail/message.hpp>
+#include <elicit/detail/number_text.hpp>
+#include <elicit/detail/utf8.hpp>
+#include <elicit/violation.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace elicit::detail {
+
+// Where violations of one value go: the list of the whole answer, and the value's place in
+// it (a field, or an item of a multi-select field). The JSON Pointer is built only when a
+// violation is reported: a valid answer pays nothing for it.
+struct reporter {
+  violation_list& out;
+  std::string_view field;
+  std::size_t item = no_item;
+
+  static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
+
+  void operator()(std::string_view keyword, std::string message) const {
+    if (out.full()) return out.omit();
+    violation& v = out.emplace_back();  // filled in place: no string is moved twice
+    v.pointer += '/';
+    append_pointer_token(v.pointer, field);
+    if (item != no_item) {
+      v.pointer += '/';
+      v.pointer += std::to_string(item);
+    }
+    v.keyword = keyword;
+    v.message = std::move(message);
+  }
+  [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index}; }
+};
+
+// What a JSON value is, as a message part: `the text "abc"`, `the number 12.5`, `a list`...
+// Text is shown up to 40 code points, whole ones, and never when it is not UTF-8.
+struct described {
+  const nlohmann::json& j;
+
+  [[nodiscard]] std::size_t bound() const noexcept {
+    const std::string* text = j.get_ptr<const std::string*>();
+    return 48 + (text == nullptr ? 0 : std::min<std::size_t>(text->size(), 160));
+  }
+  template <class Sink>
+  void write(Sink& out) const {
+    switch (j.type()) {
+      case nlohmann::json::value_t::null: return out.put("null");
+      case nlohmann::json::value_t::boolean: return out.put(j.get<bool>() ? "true" : "false");
+      case nlohmann::json::value_t::string: return write_text(out, j.get_ref<const std::string&>());
+      case nlohmann::json::value_t::array: return out.put("a list");
+      case nlohmann::json::value_t::object: return out.put("an object");
+      case nlohmann::json::value_t::number_float:
+        if (!std::isfinite(j.get<double>())) return out.put("a number out of range");
+        out.put("the number ");
+        return write_number(out, number{j.get<double>()});
+      case nlohmann::json::value_t::number_unsigned:
+        out.put("the number ");
+        return write_unsigned(out, j.get<std::uint64_t>());
+      case nlohmann::json::value_t::number_integer:
+        out.put("the number ");
+        return write_signed(out, j.get<std::int64_t>());
+      case nlohmann::json::value_t::binary: return out.put("binary data");
+      default: return out.put("nothing readable");  // discarded: what parse(text, nullptr, false) gives for bad text
+    }
+  }
+  template <class Sink>
+  static void write_text(Sink& out, const std::string& text) {
+    if (!is_utf8(text)) return out.put("text that is not valid UTF-8");
+    std::size_t cut = 0, shown = 0;
+    while (cut < text.size() && shown < 40) {
+      cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
+      ++shown;
+    }
+    out.put("the text \"");
+    out.put(std::string_view(text).substr(0, cut));
+    out.put(cut < text.size() ? "...\"" : "\"");
+  }
+};
+
+inline void report_type(const reporter& r, const field_spec& s, std::string_view expected, const nlohmann::json& j) {
+  r("type", message(label_of(s), " must be ", expected, "; got ", described{j}, "."));
+}
+
+}  // namespace elicit::detail

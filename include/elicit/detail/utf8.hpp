@@ -1,0 +1,69 @@
+// UTF-8: sequence lengths, validity and code-point counts, shared by the compile-time rules
+// (a default's length) and the run-time checks (an answer's length). JSON Schema counts lengths
+// in code points.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+
+namespace elicit::detail {
+
+// Length of the UTF-8 sequence starting with `lead`, or 0 when `lead` cannot start one.
+constexpr std::size_t utf8_sequence_length(unsigned char lead) noexcept {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xC2 && lead <= 0xDF) return 2;
+  if (lead >= 0xE0 && lead <= 0xEF) return 3;
+  if (lead >= 0xF0 && lead <= 0xF4) return 4;
+  return 0;
+}
+
+// Number of code points in `text`, or npos when it is not valid UTF-8 (overlong forms,
+// surrogates and values past U+10FFFF included). JSON Schema counts lengths in code points.
+inline constexpr std::size_t invalid_utf8 = static_cast<std::size_t>(-1);
+
+// How many bytes at the start of `text` are ASCII. At run time it reads eight at a time:
+// answers are mostly ASCII, and every text field of every answer is measured.
+constexpr std::size_t ascii_prefix(std::string_view text) noexcept {
+  std::size_t i = 0;
+  if (!std::is_constant_evaluated()) {
+    for (; i + 8 <= text.size(); i += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, text.data() + i, 8);
+      if ((word & 0x8080808080808080ull) != 0) break;
+    }
+  }
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  return i;
+}
+
+constexpr std::size_t code_points(std::string_view text) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < text.size(); ++count) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {  // a run of ASCII, one code point a byte
+      const std::size_t run = ascii_prefix(text.substr(i));
+      i += run;
+      count += run - 1;
+      continue;
+    }
+    const std::size_t len = utf8_sequence_length(lead);
+    if (len == 0 || i + len > text.size()) return invalid_utf8;
+    std::uint32_t cp = len == 1 ? lead : lead & (0x7F >> len);
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto cont = static_cast<unsigned char>(text[i + k]);
+      if ((cont & 0xC0) != 0x80) return invalid_utf8;
+      cp = (cp << 6) | (cont & 0x3F);
+    }
+    const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+    if (overlong || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return invalid_utf8;
+    i += len;
+  }
+  return count;
+}
+
+constexpr bool is_utf8(std::string_view text) noexcept { return code_points(text) != invalid_utf8; }
+
+}  // namespace elicit::detail
