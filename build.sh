@@ -78,13 +78,13 @@ test_all() {
   # library, tests and samples must build silently there too. The unit tests run again.
   configure_and_build gcc-release -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++-12 -DELICIT_WERROR=ON \
     -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_DIFFERENTIAL_TESTS=OFF \
-    -DELICIT_PEER_TESTS=OFF -DELICIT_HEADER_TESTS=OFF
+    -DELICIT_PEER_TESTS=OFF -DELICIT_HEADER_TESTS=OFF -DELICIT_DOC_TESTS=OFF
   run_tests gcc-release
   # The rules that must not compile and the consumer projects were checked by both compilers
   # above; the sanitizer build runs everything that executes.
   configure_and_build sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_WERROR=ON \
     "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_HEADER_TESTS=OFF
+    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_HEADER_TESTS=OFF -DELICIT_DOC_TESTS=OFF
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize
   # The libFuzzer targets of tests/fuzz (decode<T>(text), decode<T>(json) and decode_content,
   # input_responses, open<State>), under ASan + UBSan, 45 seconds each on the committed corpora:

@@ -192,6 +192,38 @@ TEST_CASE("minLength and maxLength count code points, not bytes") {
   CHECK(d.violations()[0].message == "Full name must be at least 1 character long; got 0 characters.");
 }
 
+TEST_CASE("length bounds hold exactly at their edges, in code points of one to four bytes") {
+  // DeliveryAddress: street maxLength 120, city maxLength 60, postcode minLength 5 and maxLength 8.
+  const auto address = [](std::string street, std::string city, std::string postcode) {
+    return json{{"street", std::move(street)}, {"city", std::move(city)}, {"postcode", std::move(postcode)}, {"country_code", "GB"}};
+  };
+  const auto times = [](std::string_view unit, std::size_t n) {
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) out += unit;
+    return out;
+  };
+  for (const std::string_view unit : {"a", "é", "中", "😀"}) {  // 1, 2, 3 and 4 bytes
+    INFO("unit " << unit);
+    CHECK(broken<shipping::DeliveryAddress>(address(times(unit, 120), times(unit, 60), times(unit, 8))).empty());
+    CHECK(broken<shipping::DeliveryAddress>(address(times(unit, 121), times(unit, 60), times(unit, 8))) ==
+          strings{"/street maxLength"});
+    CHECK(broken<shipping::DeliveryAddress>(address(times(unit, 120), times(unit, 61), times(unit, 9))) ==
+          strings{"/city maxLength", "/postcode maxLength"});
+    CHECK(broken<shipping::DeliveryAddress>(address("x", "y", times(unit, 5))).empty());
+    CHECK(broken<shipping::DeliveryAddress>(address("x", "y", times(unit, 4))) == strings{"/postcode minLength"});
+  }
+  // A combining sequence counts each code point: e + U+0301 is two, so four of them fill 8.
+  CHECK(broken<shipping::DeliveryAddress>(address("x", "y", times("e\u0301", 4))).empty());
+  CHECK(broken<shipping::DeliveryAddress>(address("x", "y", times("e\u0301", 5))) == strings{"/postcode maxLength"});
+  const auto d = elicit::decode_content<shipping::DeliveryAddress>(address(times("😀", 121), "y", "SW1A 1AA"));
+  REQUIRE(d.violations().size() == 1);
+  CHECK(d.violations()[0].message == "Street address must be at most 120 characters long; got 121 characters.");
+  // An e-mail field with a length bound: both the length and the format are reported.
+  CHECK(broken<forms::SpecString>(json{{"value", "a@"}}) == strings{"/value minLength", "/value format"});
+  CHECK(broken<forms::SpecString>(json{{"value", "a@b.c" + std::string(46, 'o')}}) == strings{"/value maxLength"});
+  CHECK(broken<forms::SpecString>(json{{"value", "a@b.c" + std::string(45, 'o')}}).empty());
+}
+
 TEST_CASE("text that is not UTF-8 is a violation") {
   json c = valid_plain();
   c["text"] = std::string("caf\xc3", 4);
@@ -377,48 +409,104 @@ TEST_CASE("limits: size and depth of the text are bounded") {
             .keyword == "json");
 }
 
-TEST_CASE("to_content then decode gives back the same value, for every form") {
-  forms::Plain p{true, -7, 1LL << 60, 0.1, 2.5f, "text ✓", year_month_day{year{2024}, February, day{29}},
-                 sys_days{year_month_day{year{1999}, December, day{31}}} + hours{23} + minutes{59} + seconds{59},
-                 elicit::email("x@y.org"), elicit::uri("urn:example:1")};
-  const auto content = elicit::to_content(p);
-  CHECK(content["day"] == "2024-02-29");
-  CHECK(content["moment"] == "1999-12-31T23:59:59Z");
-  const auto back = elicit::decode_content<forms::Plain>(json::parse(content.dump()));
-  REQUIRE(back);
-  CHECK(boost::pfr::eq(*back, p));
+namespace {
 
-  forms::Choices c{forms::ColorName::Blue, forms::Color::green, forms::medium, {forms::Priority::urgent},
-                   forms::Code::alpha, forms::ColorName::Red, {forms::ColorName::Green, forms::ColorName::Green},
-                   {std::set{forms::Color::red}}, {{forms::Priority::normal}}};
-  const auto cc = elicit::to_content(c);
-  CHECK(cc["titled"] == "#00FF00");
-  CHECK(cc["code"] == "A");
-  CHECK(cc["some"] == nlohmann::ordered_json{"#FF0000"});
-  const auto cback = elicit::decode_content<forms::Choices>(json::parse(cc.dump()));
-  REQUIRE(cback);
-  CHECK(elicit::to_content(*cback) == cc);
+// One value of a form, and the content a client sends for it, both written by hand: to_content
+// writes exactly that text (keys in field order, wire values, dates as text, empty optionals
+// left out), and decoding that text, from text and from a parsed document, gives the value back.
+template <class Form>
+void round_trip(const Form& value, std::string_view wire) {
+  INFO(wire);
+  CHECK(elicit::to_content(value).dump() == wire);
+  const auto from_text = elicit::decode<Form>(fmt::format(R"({{"action":"accept","content":{}}})", wire));
+  REQUIRE(from_text.accepted());
+  CHECK(boost::pfr::eq(*from_text, value));
+  const auto from_json = elicit::decode_content<Form>(json::parse(wire));
+  REQUIRE(from_json);
+  CHECK(boost::pfr::eq(*from_json, value));
+}
 
-  shipping::ShipmentOptions s{shipping::Country::FR, {std::nullopt}, {true}};
-  const auto sc = elicit::to_content(s);
-  CHECK(sc.dump() == R"({"country_code":"FR","signature_required":true})");  // empty optional left out
-  const auto sback = elicit::decode<shipping::ShipmentOptions>(json{{"action", "accept"}, {"content", sc}});
-  REQUIRE(sback.accepted());
-  CHECK(elicit::to_content(*sback) == sc);
+year_month_day ymd(int y, unsigned m, unsigned d) { return year_month_day{year{y}, month{m}, day{d}}; }
 
-  // The seed's other forms.
-  const shipping::DeliveryAddress address{{"1 High St"}, {"London"}, {"SW1A 1AA"}, {shipping::Country::NL}};
-  const auto address_back = elicit::decode_content<shipping::DeliveryAddress>(json::parse(elicit::to_content(address).dump()));
-  REQUIRE(address_back);
-  CHECK(boost::pfr::eq(*address_back, address));
-  const shipping::Contact contact{{"Ada"}, {elicit::email("ada@example.com")}, {year_month_day{year{2026}, December, day{1}}}};
-  const auto contact_back = elicit::decode_content<shipping::Contact>(json::parse(elicit::to_content(contact).dump()));
-  REQUIRE(contact_back);
-  CHECK(boost::pfr::eq(*contact_back, contact));
+}  // namespace
 
-  forms::Choices bad = c;
-  bad.priority = forms::Priority::low;  // not offered
+TEST_CASE("to_content writes, and decode reads back, every form of the tests and the samples") {
+  using namespace forms;
+  round_trip(Plain{true, -7, 1LL << 60, 0.1, 2.5f, "text ✓", ymd(2024, 2, 29),
+                   sys_days{ymd(1999, 12, 31)} + hours{23} + minutes{59} + seconds{59}, elicit::email("x@y.org"),
+                   elicit::uri("urn:example:1")},
+             R"({"flag":true,"count":-7,"big":1152921504606846976,"ratio":0.1,"weight":2.5,"text":"text ✓",)"
+             R"("day":"2024-02-29","moment":"1999-12-31T23:59:59Z","mail":"x@y.org","link":"urn:example:1"})");
+  round_trip(Narrow{-128, 255, -32768, 65535, -2147483647 - 1, 4294967295u, 18446744073709551615ull},
+             R"({"i8":-128,"u8":255,"i16":-32768,"u16":65535,"i32":-2147483648,"u32":4294967295,)"
+             R"("u64":18446744073709551615})");
+  round_trip(Optionals{std::nullopt, 4, std::string(), ymd(2000, 1, 1), "x"},
+             R"({"maybe_count":4,"maybe_text":"","maybe_day":"2000-01-01","always":"x"})");
+  round_trip(Optionals{false, std::nullopt, std::nullopt, std::nullopt, ""}, R"({"maybe_flag":false,"always":""})");
+  round_trip(Annotated{{"Ada Lovelace"}, {36}, {99.5}, {"SW1A1AA"}, {false}, {10}, {-0.5},
+                       {elicit::email("ada@example.org")}, {"ÀÉÎÕÜàéî"}},
+             R"({"name":"Ada Lovelace","age":36,"score":99.5,"post-code":"SW1A1AA","subscribe":false,"rating":10,)"
+             R"("tiny":-0.5,"contact":"ada@example.org","unicode":"ÀÉÎÕÜàéî"})");
+  round_trip(SpecString{{elicit::email("a.b@example.com")}}, R"({"value":"a.b@example.com"})");
+  round_trip(SpecNumber{{42.25}}, R"({"value":42.25})");
+  round_trip(SpecBoolean{{true}}, R"({"value":true})");
+  round_trip(SpecMultipleFields{{"Ada"}, {elicit::email("ada@example.com")}, {18.5}},
+             R"({"name":"Ada","email":"ada@example.com","age":18.5})");
+  round_trip(SpecMultipleFields{{"Ada"}, {elicit::email("ada@example.com")}, {std::nullopt}},
+             R"({"name":"Ada","email":"ada@example.com"})");
+  round_trip(SpecSingleField{"Zoë"}, R"({"name":"Zoë"})");
+  round_trip(Choices{ColorName::Blue, Color::green, medium, {Priority::urgent}, Code::alpha, ColorName::Red,
+                     {ColorName::Green, ColorName::Green}, {std::set{Color::red}}, {{Priority::normal}}},
+             R"({"plain":"Blue","titled":"#00FF00","size":"medium","priority":"urgent","code":"A","maybe":"Red",)"
+             R"("many":["Green","Green"],"some":["#FF0000"],"few":["normal"]})");
+  round_trip(Choices{ColorName::Red, Color::blue, large, {Priority::normal}, Code::beta, std::nullopt, {},
+                     {std::set{Color::blue, Color::red}}, {{Priority::high, Priority::urgent}}},
+             R"({"plain":"Red","titled":"#0000FF","size":"large","priority":"normal","code":"B","many":[],)"
+             R"("some":["#FF0000","#0000FF"],"few":["high","urgent"]})");
+  round_trip(SpecUntitledSingle{{ColorName::Green}}, R"({"value":"Green"})");
+  round_trip(SpecTitledSingle{{Color::blue}}, R"({"value":"#0000FF"})");
+  round_trip(SpecUntitledMulti{{{ColorName::Blue, ColorName::Red}}}, R"({"value":["Blue","Red"]})");
+  round_trip(SpecTitledMulti{{{Color::green}}}, R"({"value":["#00FF00"]})");
+  round_trip(Legacy{{Color::red}}, R"({"value":"#FF0000"})");
+  round_trip(shipping::DeliveryAddress{{"1 High St"}, {"London"}, {"SW1A 1AA"}, {shipping::Country::NL}},
+             R"({"street":"1 High St","city":"London","postcode":"SW1A 1AA","country_code":"NL"})");
+  round_trip(shipping::ShipmentOptions{shipping::Country::FR, {std::nullopt}, {true}},
+             R"({"country_code":"FR","signature_required":true})");
+  round_trip(shipping::ShipmentOptions{shipping::Country::IE, {5000}, {false}},
+             R"({"country_code":"IE","insured_value_gbp":5000,"signature_required":false})");
+  round_trip(shipping::Contact{{"Ada"}, {elicit::email("ada@example.com")}, {ymd(2026, 12, 1)}},
+             R"({"name":"Ada","email":"ada@example.com","not_before":"2026-12-01"})");
+
+  Choices bad;
+  bad.priority = Priority::low;  // not offered
   CHECK_THROWS_AS(elicit::to_content(bad), std::invalid_argument);
+}
+
+TEST_CASE("absent fields decode to the defaults the form declares") {
+  // The defaults as forms.hpp declares them, written out here.
+  const forms::Annotated expected{{"Ada"}, {30}, {95.5}, {"AB123"}, {true}, {0}, {std::nullopt},
+                                  {elicit::email("user@example.com")}, {"ÀÉÎÕÜàéî"}};
+  const auto a = elicit::decode<forms::Annotated>(R"({"action":"accept","content":{"name":"Ada","post-code":"AB123","rating":0}})");
+  REQUIRE(a.accepted());
+  CHECK(boost::pfr::eq(*a, expected));
+  const auto c = elicit::decode_content<forms::Choices>(
+      json{{"plain", "Red"}, {"titled", "#FF0000"}, {"size", "small"}, {"code", "A"}, {"many", json::array()}, {"few", json::array()}});
+  REQUIRE(c);
+  CHECK(*c->priority == forms::Priority::high);
+  CHECK(*c->some == std::set{forms::Color::blue});
+  const auto m = elicit::decode_content<forms::SpecTitledMulti>(json::object());
+  REQUIRE(m);
+  CHECK(*m->value == std::vector{forms::Color::red, forms::Color::green});
+  const auto o = elicit::decode_content<shipping::ShipmentOptions>(json{{"country_code", "GB"}});
+  REQUIRE(o);
+  CHECK(*o->signature_required == false);
+  CHECK_FALSE(o->insured_value_gbp->has_value());
+  const auto b = elicit::decode_content<forms::SpecBoolean>(json::object());
+  REQUIRE(b);
+  CHECK(*b->value == false);
+  const auto n = elicit::decode_content<forms::SpecNumber>(json::object());
+  REQUIRE(n);
+  CHECK(*n->value == 50.0);
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,8 +19,9 @@ using nlohmann::json;
 
 namespace {
 
+// Returns what came of the answer (the same from both readings, or the test fails).
 template <class Form>
-void same_reading(const std::string& text, elicit::decode_options options = {}) {
+elicit::outcome same_reading(const std::string& text, elicit::decode_options options = {}) {
   INFO(text);
   const elicit::response<Form> from_text = elicit::decode<Form>(text, options);
   const json parsed = json::parse(text);
@@ -30,12 +32,15 @@ void same_reading(const std::string& text, elicit::decode_options options = {}) 
   CHECK(from_text.violations().items() == from_json.violations().items());
   REQUIRE(from_text.accepted() == from_json.accepted());
   if (from_text.accepted()) CHECK(elicit::to_content(*from_text) == elicit::to_content(*from_json));
+  return from_text.outcome();
 }
 
+// What came of the answer read without `strict`.
 template <class Form>
-void same_reading_strict_or_not(const std::string& text) {
-  same_reading<Form>(text);
+elicit::outcome same_reading_strict_or_not(const std::string& text) {
+  const elicit::outcome lenient = same_reading<Form>(text);
   same_reading<Form>(text, {.strict = true});
+  return lenient;
 }
 
 }  // namespace
@@ -111,14 +116,25 @@ TEST_CASE("decode(text) keeps the depth limit at the same place as before") {
 
 namespace {
 
+// A valid value of a field, as JSON text, for each field of a form (its wire name), and whether
+// the field may be left out.
+struct valid_field {
+  std::string wire;
+  bool required;
+  std::vector<std::string> values;
+};
+
 // A random JSON document shaped like an ElicitResult for a form with these wire names: the
 // keys that matter and others, in any order, sometimes repeated, with values of every kind.
+// One in three is a valid accepted answer (every required field, each with a valid value), so
+// that the readings are compared on accepted answers too.
 class answer_maker {
  public:
-  answer_maker(std::vector<std::string> fields, std::vector<std::string> words)
-      : fields_(std::move(fields)), words_(std::move(words)) {}
+  answer_maker(std::vector<std::string> fields, std::vector<std::string> words, std::vector<valid_field> valid)
+      : fields_(std::move(fields)), words_(std::move(words)), valid_(std::move(valid)) {}
 
   std::string result() {
+    if (chance(3)) return valid_result();
     if (chance(5)) return value(0);
     std::vector<std::string> members;
     if (!chance(10)) members.push_back(R"("action":)" + action());
@@ -131,6 +147,19 @@ class answer_maker {
   }
 
  private:
+  std::string valid_result() {
+    std::vector<std::string> content;
+    for (const valid_field& f : valid_) {
+      if (!f.required && chance(3)) continue;
+      content.push_back(json(f.wire).dump() + ":" + f.values[pick(f.values.size())]);
+    }
+    if (chance(6)) content.push_back(json(words_[pick(words_.size())] + "_x").dump() + ":" + value(2));  // unknown
+    std::shuffle(content.begin(), content.end(), random_);
+    std::vector<std::string> members{R"("action":"accept")", R"("content":{)" + join(content) + "}"};
+    if (chance(4)) members.push_back(R"("_meta":)" + value(1));
+    std::shuffle(members.begin(), members.end(), random_);
+    return "{" + join(members) + "}";
+  }
   std::string action() {
     static const std::vector<std::string> actions = {R"("accept")", R"("accept")", R"("accept")", R"("decline")",
                                                      R"("cancel")", R"("ACCEPT")", "1", "null"};
@@ -180,27 +209,87 @@ class answer_maker {
   bool chance(std::size_t one_in) { return pick(one_in) == 0; }
 
   std::vector<std::string> fields_, words_;
+  std::vector<valid_field> valid_;
   std::mt19937 random_{20261130};
 };
 
+// Reads `count` generated answers both ways, and requires that at least `min_accepted` of them
+// were accepted and at least `min_invalid` were invalid (accept with content that broke a rule,
+// or a malformed result): a generator that made only one kind would compare little.
 template <class Form>
-void generated_answers_read_alike(std::vector<std::string> words, int count) {
+void generated_answers_read_alike(std::vector<std::string> words, const std::map<std::string, std::vector<std::string>>& valid,
+                                  int count, int min_accepted, int min_invalid) {
   std::vector<std::string> fields;
-  for (const auto& s : elicit::detail::form_spec<Form>) fields.emplace_back(s.wire);
+  std::vector<valid_field> valid_fields;
+  for (const auto& s : elicit::detail::form_spec<Form>) {
+    fields.emplace_back(s.wire);
+    REQUIRE(valid.contains(std::string(s.wire)));  // a valid value for every field
+    valid_fields.push_back({std::string(s.wire), s.required(), valid.at(std::string(s.wire))});
+  }
   words.insert(words.end(), fields.begin(), fields.end());
   words.insert(words.end(), {"action", "content", "accept"});
-  answer_maker make(fields, words);
-  for (int i = 0; i < count; ++i) same_reading_strict_or_not<Form>(make.result());
+  answer_maker make(fields, words, valid_fields);
+  std::map<elicit::outcome, int> outcomes;
+  for (int i = 0; i < count; ++i) ++outcomes[same_reading_strict_or_not<Form>(make.result())];
+  INFO("accepted " << outcomes[elicit::outcome::accepted] << ", invalid " << outcomes[elicit::outcome::invalid]
+                   << ", declined " << outcomes[elicit::outcome::declined] << ", cancelled "
+                   << outcomes[elicit::outcome::cancelled] << " of " << count);
+  CHECK(outcomes[elicit::outcome::accepted] >= min_accepted);
+  CHECK(outcomes[elicit::outcome::invalid] >= min_invalid);
+  CHECK(outcomes[elicit::outcome::declined] > 0);
+  CHECK(outcomes[elicit::outcome::cancelled] > 0);
 }
 
 }  // namespace
 
 TEST_CASE("decode(text) and decode(json) read generated answers alike") {
-  generated_answers_read_alike<shipping::ShipmentOptions>({"GB", "IE", "FR", "DE", "NL", "US"}, 3000);
-  generated_answers_read_alike<shipping::DeliveryAddress>({"SW1A 1AA", "London", "GB", "a very long street name"}, 3000);
-  generated_answers_read_alike<forms::Choices>({"Red", "Green", "Blue", "r", "g", "b", "S", "M", "L", "A", "B",
-                                               "urgent", "high", "normal", "low"},
-                                              3000);
-  generated_answers_read_alike<forms::Plain>({"x", "héllo", "a.b@ex.org"}, 3000);
-  generated_answers_read_alike<forms::Optionals>({"x", ""}, 2000);
+  // About a third of the answers are made valid, and most of the rest break a rule: each form
+  // must see at least 20% accepted and 40% invalid.
+  const std::vector<std::string> countries{R"("GB")", R"("IE")", R"("FR")", R"("DE")", R"("NL")"};
+  generated_answers_read_alike<shipping::ShipmentOptions>(
+      {"GB", "IE", "FR", "DE", "NL", "US"},
+      {{"country_code", countries},
+       {"insured_value_gbp", {"0", "50", "5000", "1e3", "250.0", "-0"}},
+       {"signature_required", {"true", "false"}}},
+      3000, 600, 1200);
+  generated_answers_read_alike<shipping::DeliveryAddress>(
+      {"SW1A 1AA", "London", "GB", "a very long street name"},
+      {{"street", {R"("1 High St")", R"("")", R"("a very long street name")", R"("Zoë's \"yard\"")"}},
+       {"city", {R"("London")", R"("Zoë")", R"("中文")"}},
+       {"postcode", {R"("SW1A 1AA")", R"("12345")", R"("AB1 2CD")", R"("😀😀😀😀😀😀😀😀")"}},
+       {"country_code", countries}},
+      3000, 600, 1200);
+  generated_answers_read_alike<forms::Choices>(
+      {"Red", "Green", "Blue", "r", "g", "b", "S", "M", "L", "A", "B", "urgent", "high", "normal", "low"},
+      {{"plain", {R"("Red")", R"("Green")", R"("Blue")"}},
+       {"titled", {R"("#FF0000")", R"("#00FF00")", R"("#0000FF")"}},
+       {"size", {R"("small")", R"("medium")", R"("large")"}},
+       {"priority", {R"("urgent")", R"("high")", R"("normal")"}},
+       {"code", {R"("A")", R"("B")"}},
+       {"maybe", {R"("Red")", R"("Blue")"}},
+       {"many", {"[]", R"(["Red","Red"])", R"(["Blue"])"}},
+       {"some", {R"(["#FF0000"])", R"(["#0000FF","#FF0000"])"}},
+       {"few", {"[]", R"(["high"])", R"(["urgent","normal"])"}}},
+      3000, 600, 1200);
+  generated_answers_read_alike<forms::Plain>(
+      {"x", "héllo", "a.b@ex.org"},
+      {{"flag", {"true", "false"}},
+       {"count", {"0", "-5", "30.0", "1e3", "2147483647", "-2147483648"}},
+       {"big", {"-9007199254740993", "0", "9223372036854775807"}},
+       {"ratio", {"0.25", "-1e300", "3"}},
+       {"weight", {"70.5", "0", "-1.5e3"}},
+       {"text", {R"("x")", R"("héllo")", R"("")"}},
+       {"day", {R"("2024-02-29")", R"("2000-01-01")"}},
+       {"moment", {R"("2025-01-31T09:30:00Z")", R"("2025-01-31T10:30:00+01:00")"}},
+       {"mail", {R"("a.b@ex.org")"}},
+       {"link", {R"("https://e.org")", R"("urn:x:y")"}}},
+      3000, 600, 1200);
+  generated_answers_read_alike<forms::Optionals>(
+      {"x", ""},
+      {{"maybe_flag", {"true"}},
+       {"maybe_count", {"4", "-1"}},
+       {"maybe_text", {R"("")", R"("y")"}},
+       {"maybe_day", {R"("2000-01-01")"}},
+       {"always", {R"("x")"}}},
+      2000, 400, 800);
 }

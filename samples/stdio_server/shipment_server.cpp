@@ -16,11 +16,12 @@
 
 namespace {
 
-using nlohmann::json;
+using nlohmann::json;          // what the client sends
+using nlohmann::ordered_json;  // what this server sends, keys in the order written
 using stdio_rpc::connection;
 
-json text_result(const std::string& text, bool is_error = false) {
-  return {{"content", json::array({{{"type", "text"}, {"text", text}}})}, {"isError", is_error}};
+ordered_json text_result(const std::string& text, bool is_error = false) {
+  return {{"content", ordered_json::array({{{"type", "text"}, {"text", text}}})}, {"isError", is_error}};
 }
 
 std::string country_name(shipping::Country c) {
@@ -40,7 +41,7 @@ elicit::response<Form> ask(connection& client, const std::string& message) {
 
 // What a tool answers when a question was not answered.
 template <class Form>
-json unanswered(const elicit::response<Form>& r, const std::string& shipment, const std::string& what) {
+ordered_json unanswered(const elicit::response<Form>& r, const std::string& shipment, const std::string& what) {
   switch (r.outcome()) {
     case elicit::outcome::declined:
       return text_result(fmt::format("Shipment {} was not booked: you declined to give the {}.", shipment, what));
@@ -54,7 +55,7 @@ json unanswered(const elicit::response<Form>& r, const std::string& shipment, co
   }
 }
 
-json book_shipment(connection& client, elicit::elicitation_modes modes, const json& arguments) {
+ordered_json book_shipment(connection& client, elicit::elicitation_modes modes, const json& arguments) {
   const auto id = arguments.find("shipment_id");
   if (id != arguments.end() && !id->is_string())
     throw connection::rpc_error{-32602, "Invalid params: shipment_id must be a string"};
@@ -82,18 +83,18 @@ int main() {
   elicit::elicitation_modes modes;
   client.on("initialize", [&](const json& params) {
     modes = elicit::modes_from_initialize(params);
-    return json{{"protocolVersion", "2025-11-25"},
-                {"capabilities", {{"tools", json::object()}}},
-                {"serverInfo", {{"name", "elicit-shipment-sample"}, {"version", "0.1.0"}}}};
+    return ordered_json{{"protocolVersion", "2025-11-25"},
+                        {"capabilities", {{"tools", ordered_json::object()}}},
+                        {"serverInfo", {{"name", "elicit-shipment-sample"}, {"version", "0.1.0"}}}};
   });
-  client.on("notifications/initialized", [](const json&) { return json(); });
-  client.on("ping", [](const json&) { return json::object(); });
+  client.on("notifications/initialized", [](const json&) { return ordered_json(); });
+  client.on("ping", [](const json&) { return ordered_json::object(); });
   client.on("tools/list", [](const json&) {
-    return json{{"tools", json::array({{{"name", "book_shipment"},
-                                         {"description", "Book a shipment, asking the user where and how it should go."},
-                                         {"inputSchema",
-                                          {{"type", "object"},
-                                           {"properties", {{"shipment_id", {{"type", "string"}}}}}}}}})}};
+    return ordered_json{{"tools", ordered_json::array({{{"name", "book_shipment"},
+                                                         {"description", "Book a shipment, asking the user where and how it should go."},
+                                                         {"inputSchema",
+                                                          {{"type", "object"},
+                                                           {"properties", {{"shipment_id", {{"type", "string"}}}}}}}}})}};
   });
   client.on("tools/call", [&](const json& params) {
     const auto name = params.find("name");

@@ -16,11 +16,12 @@
 
 namespace stdio_rpc {
 
-using json = nlohmann::json;
+using json = nlohmann::json;                  // what is read: requests and responses from the client
+using ordered_json = nlohmann::ordered_json;  // what is sent: keys in the order they were written
 
 class connection {
  public:
-  using handler = std::function<json(const json& params)>;  // returns the result, or throws rpc_error
+  using handler = std::function<ordered_json(const json& params)>;  // returns the result, or throws rpc_error
 
   // What one line from the client may be: a longer or deeper one is answered with a parse error
   // (-32700), and no value of it is ever built, copied or compared.
@@ -36,7 +37,8 @@ class connection {
   // Sends a request to the client and waits for its response (messages that arrive meanwhile
   // are served as usual). Returns the result, or nullopt when the client answered with an error
   // or went away.
-  std::optional<json> request(const std::string& method, json params) {
+  // The params go out as they were built: a requestedSchema's properties in the form's order.
+  std::optional<json> request(const std::string& method, ordered_json params) {
     const int id = next_id_++;
     send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
     while (auto message = receive()) {
@@ -56,10 +58,10 @@ class connection {
   }
 
  private:
-  static void send(const json& message) { std::cout << message.dump() << "\n" << std::flush; }
+  static void send(const ordered_json& message) { std::cout << message.dump() << "\n" << std::flush; }
 
   static void send_error(const json& id, int code, const std::string& message) {
-    send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+    send({{"jsonrpc", "2.0"}, {"id", ordered_json(id)}, {"error", {{"code", code}, {"message", message}}}});
   }
 
   // Reads one line of stdin into `line`, without its newline, keeping at most limits.max_bytes
@@ -109,12 +111,12 @@ class connection {
     const auto h = handlers_.find(method);
     if (h == handlers_.end()) {
       if (is_request)
-        send({{"jsonrpc", "2.0"}, {"id", message["id"]}, {"error", {{"code", -32601}, {"message", "Method not found: " + method}}}});
+        send({{"jsonrpc", "2.0"}, {"id", ordered_json(message["id"])}, {"error", {{"code", -32601}, {"message", "Method not found: " + method}}}});
       return;
     }
     try {
-      json result = h->second(message.value("params", json::object()));
-      if (is_request) send({{"jsonrpc", "2.0"}, {"id", message["id"]}, {"result", std::move(result)}});
+      ordered_json result = h->second(message.value("params", json::object()));
+      if (is_request) send({{"jsonrpc", "2.0"}, {"id", ordered_json(message["id"])}, {"result", std::move(result)}});
     } catch (const rpc_error& e) {
       if (is_request) send_error(message["id"], e.code, e.message);
     } catch (const std::exception& e) {  // e.g. a parameter of the wrong type: an error, not the end

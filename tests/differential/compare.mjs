@@ -1,22 +1,32 @@
 // The differential test of elicit's answer validation against Ajv (docs/differential.md).
 //
 //   node compare.mjs --driver PATH [--modules DIR] [--out DIR] [--seed N] [--attempts N] [--stall-ms N]
+//                    [--allowlist FILE] [--min-cases N] [--require-allowlist-used]
 //
 // DIR/node_modules holds ajv and ajv-formats (default: beside this file); the cases, both sides'
 // verdicts and the report are written to --out (default: elicit-differential in the temp dir).
 //
 // Generates the cases (generate.mjs) from the schemas the driver prints, has each one judged
-// by elicit::decode_content (driver judge) and by Ajv (ajv_judge.mjs), and sorts every case
-// where the two verdicts differ into one of three kinds:
-//   format      the violations on both sides concern only the `format` keyword: reported, allowed
-//   deliberate  elicit rejects what Ajv accepts, for a reason docs/differential.md gives:
-//               a number outside what the field's C++ type holds where the schema states no bound,
-//               or a date-time with a fraction of a second for a std::chrono::sys_seconds field
-//   other       anything else, including a case elicit gave no verdict on: the test fails
-// Exits 0 when there is no `other`, 1 when there is, 2 when the run itself went wrong.
+// by elicit::decode_content (driver judge), by Ajv2020 and by the draft-07 Ajv class the SDK
+// constructs (ajv_judge.mjs), and compares them property by property. Leaving aside elicit's
+// deliberate faults (a number outside what the field's C++ type holds where the schema states
+// no bound, a date-time with a fraction of a second for a std::chrono::sys_seconds field), each
+// case is one of:
+//   agreement    the same verdict, and the same properties at fault
+//   deliberate   elicit rejects what Ajv accepts, for a deliberate reason only: allowed
+//   format       the sides differ only in `format` faults, each of which is on the committed
+//                allow-list (format_allowlist.json: form, property, value or pattern, which side
+//                rejects, and why): allowed. A format difference not on the list fails the run,
+//                whether the verdicts differ or both reject.
+//   other        anything else: verdicts that differ on something other than format, a case
+//                elicit gave no verdict on, both sides rejecting on different properties
+// The run fails (exit 1) on any `other`, any format difference not on the allow-list, any case
+// the draft-07 class judges otherwise than Ajv2020, fewer cases than --min-cases (default 5000),
+// and with --require-allowlist-used, an allow-list entry no case needed. Exit 2: the run itself
+// went wrong.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,9 +37,14 @@ import { Raw, casesText, generateCases } from './generate.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 
 function parseArgs(argv) {
-  const args = { modules: here, out: join(tmpdir(), 'elicit-differential'), seed: 20250131, attempts: 400, stallMs: 1000 };
+  const args = { modules: here, out: join(tmpdir(), 'elicit-differential'), seed: 20250131, attempts: 400, stallMs: 1000,
+                 allowlist: join(here, 'format_allowlist.json'), minCases: 5000, requireAllowlistUsed: false };
   for (let i = 0; i < argv.length; ++i) {
     const key = argv[i].replace(/^--/, '');
+    if (key === 'require-allowlist-used') {
+      args.requireAllowlistUsed = true;
+      continue;
+    }
     const value = argv[++i];
     if (key === 'driver') args.driver = value;
     else if (key === 'modules') args.modules = value;
@@ -37,6 +52,8 @@ function parseArgs(argv) {
     else if (key === 'seed') args.seed = Number(value);
     else if (key === 'attempts') args.attempts = Number(value);
     else if (key === 'stall-ms') args.stallMs = Number(value);
+    else if (key === 'allowlist') args.allowlist = value;
+    else if (key === 'min-cases') args.minCases = Number(value);
     else throw new Error(`unknown option ${argv[i - 1]}`);
   }
   if (!args.driver) throw new Error('--driver PATH is required');
@@ -109,34 +126,63 @@ function deliberateReason(c, schemas, ranges, pointer, keyword) {
 
 // ---- The comparison ---------------------------------------------------------------------------
 
-function classify(c, mine, theirs, schemas, ranges) {
-  if (mine.error) return { kind: 'other', why: `elicit gave no verdict: ${mine.error}` };
-  const reasons = mine.keywords.map((k, i) => deliberateReason(c, schemas, ranges, mine.pointers[i], k));
-  if (!mine.valid && theirs.valid && reasons.every((r) => r !== null))
-    return { kind: 'deliberate', why: [...new Set(reasons)].join('; ') };
-  const left = mine.keywords.filter((k, i) => reasons[i] === null);
-  if ([...left, ...theirs.keywords].every((k) => k === 'format') && left.length + theirs.keywords.length > 0)
-    return { kind: 'format' };
-  return { kind: 'other', why: 'verdicts differ' };
+// The faults of one side as property -> keywords; `skip(i)` leaves a fault out.
+function faultsByProperty(v, skip) {
+  const m = new Map();
+  v.keywords.forEach((k, i) => {
+    if (skip(i)) return;
+    const p = propertyOf(v.pointers[i]) ?? '(content)';
+    m.set(p, [...(m.get(p) ?? []), k]);
+  });
+  return m;
 }
 
-// For a case both reject: the properties only one side finds fault with, leaving out the
-// deliberate violations and the properties whose faults on either side are only `format`.
-function propertyMismatch(c, mine, theirs, schemas, ranges) {
-  const faults = (v, skip) => {
-    const m = new Map();
-    v.keywords.forEach((k, i) => {
-      if (skip(i)) return;
-      const p = propertyOf(v.pointers[i]) ?? '(content)';
-      m.set(p, [...(m.get(p) ?? []), k]);
-    });
-    return m;
-  };
-  const a = faults(mine, (i) => deliberateReason(c, schemas, ranges, mine.pointers[i], mine.keywords[i]) !== null);
-  const b = faults(theirs, () => false);
-  const onlyFormat = (p) => [...(a.get(p) ?? []), ...(b.get(p) ?? [])].every((k) => k === 'format');
-  const differ = [...new Set([...a.keys(), ...b.keys()])].filter((p) => a.has(p) !== b.has(p) && !onlyFormat(p));
-  return differ;
+// A verdict's faults as text: each property at fault with its keywords, sorted.
+function faultText(v) {
+  return JSON.stringify([...faultsByProperty(v, () => false)].map(([p, k]) => [p, [...k].sort()]).sort());
+}
+
+// How the two verdicts of a case differ, property by property, elicit's deliberate faults
+// aside: `format` lists the properties only one side finds a `format` fault with (and which),
+// `properties` those only one side finds any other fault with.
+function differences(c, mine, theirs, schemas, ranges) {
+  const deliberate = mine.keywords.map((k, i) => deliberateReason(c, schemas, ranges, mine.pointers[i], k));
+  const a = faultsByProperty(mine, (i) => deliberate[i] !== null);
+  const b = faultsByProperty(theirs, () => false);
+  const format = [], properties = [];
+  for (const p of new Set([...a.keys(), ...b.keys()])) {
+    const ka = a.get(p) ?? [], kb = b.get(p) ?? [];
+    const fa = ka.includes('format'), fb = kb.includes('format');
+    if (fa !== fb) format.push({ property: p, rejectedBy: fa ? 'elicit' : 'ajv' });
+    if (ka.some((k) => k !== 'format') !== kb.some((k) => k !== 'format')) properties.push(p);
+  }
+  const reasons = deliberate.filter((r) => r !== null);
+  return { format, properties, reasons, allDeliberate: reasons.length === mine.keywords.length };
+}
+
+// The committed allow-list of known format differences: each entry names the form, the
+// property, the value (or a pattern it matches), the side that rejects it, and why.
+function loadAllowlist(path, schemas) {
+  const list = JSON.parse(readFileSync(path, 'utf8')).entries;
+  if (!Array.isArray(list)) throw new Error(`${path}: no "entries" list`);
+  return list.map((e, index) => {
+    const where = `${path}: entry ${index + 1}`;
+    for (const key of ['form', 'property', 'rejected_by', 'why'])
+      if (typeof e[key] !== 'string' || !e[key]) throw new Error(`${where}: "${key}" is missing`);
+    if (('value' in e) === ('pattern' in e)) throw new Error(`${where}: give exactly one of "value" and "pattern"`);
+    if (!['elicit', 'ajv'].includes(e.rejected_by)) throw new Error(`${where}: "rejected_by" is "elicit" or "ajv"`);
+    const prop = schemas[e.form]?.properties?.[e.property];
+    if (!prop) throw new Error(`${where}: ${e.form}.${e.property} is no property of the forms under test`);
+    if (!prop.format) throw new Error(`${where}: ${e.form}.${e.property} has no format`);
+    return { ...e, index, regex: 'pattern' in e ? new RegExp(e.pattern, 'u') : null, used: 0 };
+  });
+}
+
+// The allow-list entry that covers a format difference, or undefined.
+function allowed(allowlist, c, diff) {
+  const value = c.content[diff.property];
+  return allowlist.find((e) => e.form === c.form && e.property === diff.property && e.rejected_by === diff.rejectedBy &&
+    (e.regex ? typeof value === 'string' && e.regex.test(value) : e.value === value));
 }
 
 // A value as JSON; a long string cut to its start and end, with its length in code points.
@@ -191,41 +237,66 @@ function main() {
   if (mine.length !== cases.length || theirs.length !== cases.length || draft7.length !== cases.length)
     throw new Error(`${cases.length} cases but ${mine.length} verdicts from elicit, ${theirs.length} from Ajv`);
 
+  const allowlist = loadAllowlist(args.allowlist, schemas);
   const totals = { cases: cases.length, agree: 0, bothAccept: 0, bothReject: 0, format: 0, deliberate: 0, other: 0 };
-  const deliberate = new Map(), formats = new Map(), others = [], perForm = new Map(), mismatched = [];
-  let draftDiffers = 0;
+  const deliberate = new Map(), formats = new Map(), others = [], perForm = new Map(), mismatched = [], unlisted = [];
+  const draftDiffers = [];
   cases.forEach((c, i) => {
-    const m = mine[i], t = theirs[i];
-    if (draft7[i].valid !== t.valid) ++draftDiffers;
+    const m = mine[i], t = theirs[i], d = draft7[i];
+    // Draft-07 and 2020-12 must read elicit's schemas alike: the same verdict, the same faults.
+    if (d.valid !== t.valid || faultText(d) !== faultText(t)) draftDiffers.push({ c, d, t });
     const f = perForm.get(c.form) ?? { cases: 0, disagree: 0 };
     perForm.set(c.form, f);
     ++f.cases;
-    if (!m.error && m.valid === t.valid) {
+    if (m.error) {
+      ++f.disagree;
+      ++totals.other;
+      others.push({ c, m, t, why: `elicit gave no verdict: ${m.error}` });
+      return;
+    }
+    const diff = differences(c, m, t, schemas, ranges);
+    // Every format difference, in any case, must be on the allow-list.
+    for (const fd of diff.format) {
+      const value = c.content[fd.property];
+      const format = schemas[c.form].properties[fd.property]?.format ?? '?';
+      const entry = allowed(allowlist, c, fd);
+      const key = `${format}: ${fd.rejectedBy === 'elicit' ? 'elicit rejects, Ajv accepts' : 'elicit accepts, Ajv rejects'}\t` +
+                  `${c.form}.${fd.property} ${shortText(value)}`;
+      if (entry) {
+        ++entry.used;
+        formats.set(key, (formats.get(key) ?? 0) + 1);
+      } else {
+        unlisted.push({ c, m, t, fd, format });
+      }
+    }
+    if (m.valid === t.valid) {
       ++totals.agree;
       ++totals[m.valid ? 'bothAccept' : 'bothReject'];
-      if (!m.valid) {
-        const differ = propertyMismatch(c, m, t, schemas, ranges);
-        if (differ.length) mismatched.push({ c, m, t, differ });
-      }
+      if (diff.properties.length) mismatched.push({ c, m, t, differ: diff.properties });
       return;
     }
     ++f.disagree;
-    const k = classify(c, m, t, schemas, ranges);
-    ++totals[k.kind];
-    if (k.kind === 'deliberate') {
-      const list = deliberate.get(k.why) ?? [];
-      deliberate.set(k.why, list);
+    if (!m.valid && t.valid && diff.allDeliberate) {
+      ++totals.deliberate;
+      const why = [...new Set(diff.reasons)].join('; ');
+      const list = deliberate.get(why) ?? [];
+      deliberate.set(why, list);
       list.push({ c, m, t });
-    } else if (k.kind === 'format') {
-      for (const v of formatValues(c, m, t)) {
-        const format = schemas[c.form].properties[v.property]?.format ?? '?';
-        const key = `${format}: elicit ${v.elicit}, Ajv ${v.ajv}\t${shortText(v.value)}`;
-        formats.set(key, (formats.get(key) ?? 0) + 1);
-      }
+    } else if (diff.properties.length === 0 && diff.format.length > 0) {
+      ++totals.format;
     } else {
-      others.push({ c, m, t, why: k.why });
+      ++totals.other;
+      others.push({ c, m, t, why: 'verdicts differ' });
     }
   });
+  const unused = allowlist.filter((e) => e.used === 0);
+  const failures = [];
+  if (totals.cases < args.minCases) failures.push(`${totals.cases} cases ran, fewer than the minimum of ${args.minCases}`);
+  if (totals.other) failures.push(`${totals.other} cases disagree without a documented reason`);
+  if (unlisted.length) failures.push(`${unlisted.length} format differences are not on the allow-list`);
+  if (mismatched.length) failures.push(`${mismatched.length} cases both reject, on different properties`);
+  if (draftDiffers.length) failures.push(`${draftDiffers.length} cases judged otherwise by Ajv's draft-07 class than by Ajv2020`);
+  if (unused.length && args.requireAllowlistUsed) failures.push(`${unused.length} allow-list entries were not needed by any case`);
 
   const out = [];
   const say = (s = '') => out.push(s);
@@ -234,12 +305,14 @@ function main() {
   say(`  ${totals.cases} cases over ${perForm.size} forms: ` +
       [...perForm].map(([form, f]) => `${form} ${f.cases}`).join(', '));
   say(`  agreements:              ${totals.agree} (both accept ${totals.bothAccept}, both reject ${totals.bothReject})`);
-  say(`  format disagreements:    ${totals.format} (allowed; listed below)`);
+  say(`  format disagreements:    ${totals.format} (verdicts differ on format only)`);
   say(`  deliberate disagreements: ${totals.deliberate} (allowed; docs/differential.md)`);
   say(`  other disagreements:     ${totals.other}${totals.other ? '  <-- FAILURE' : ''}`);
-  say(`  both reject, on different properties: ${mismatched.length} (deliberate and format-only faults aside; ` +
-      `a warning, not a failure)`);
-  say(`  Ajv draft-07 class vs Ajv2020: ${draftDiffers} verdicts differ`);
+  say(`  format differences on the allow-list: ${[...formats.values()].reduce((x, y) => x + y, 0)} ` +
+      `(${allowlist.length - unused.length} of ${allowlist.length} entries used)`);
+  say(`  format differences not on the allow-list: ${unlisted.length}${unlisted.length ? '  <-- FAILURE' : ''}`);
+  say(`  both reject, on different properties: ${mismatched.length}${mismatched.length ? '  <-- FAILURE' : ''}`);
+  say(`  Ajv draft-07 class vs Ajv2020: ${draftDiffers.length} cases differ${draftDiffers.length ? '  <-- FAILURE' : ''}`);
   if (deliberate.size) {
     say();
     say('Deliberate disagreements (elicit rejects, Ajv accepts):');
@@ -260,7 +333,7 @@ function main() {
   }
   if (formats.size) {
     say();
-    say('Format disagreements, by format and verdicts (distinct values, the number of cases in brackets):');
+    say('Format differences on the allow-list, by format and verdicts (distinct values, the number of cases in brackets):');
     const groups = new Map();
     for (const [key, n] of formats) {
       const [group, value] = key.split('\t');
@@ -282,6 +355,30 @@ function main() {
       say(`    Ajv    ${verdictText(t)}`);
     }
   }
+  if (unlisted.length) {
+    say();
+    say(`Format differences not on the allow-list (${args.allowlist}): the first ${Math.min(20, unlisted.length)} of ` +
+        `${unlisted.length}:`);
+    for (const { c, m, t, fd, format } of unlisted.slice(0, 20)) {
+      say(`  [${c.tag}] ${c.form}.${fd.property} (${format}): ${shortText(c.content[fd.property])}, rejected by ${fd.rejectedBy} only`);
+      say(`    elicit ${verdictText(m)}`);
+      say(`    Ajv    ${verdictText(t)}`);
+    }
+  }
+  if (unused.length) {
+    say();
+    say(`Allow-list entries no case needed${args.requireAllowlistUsed ? '' : ' (information: other seeds meet other values)'}:`);
+    for (const e of unused) say(`  ${e.form}.${e.property} ${'value' in e ? JSON.stringify(e.value) : `/${e.pattern}/`}`);
+  }
+  if (draftDiffers.length) {
+    say();
+    say(`Ajv draft-07 class vs Ajv2020: the first ${Math.min(10, draftDiffers.length)} of ${draftDiffers.length}:`);
+    for (const { c, d, t } of draftDiffers.slice(0, 10)) {
+      say(`  [${c.tag}] ${show(c)}`);
+      say(`    draft-07 ${verdictText(d)}`);
+      say(`    2020-12  ${verdictText(t)}`);
+    }
+  }
   if (others.length) {
     say();
     say(`Other disagreements: the first ${Math.min(20, others.length)} of ${others.length}:`);
@@ -293,15 +390,20 @@ function main() {
     }
   }
   say();
-  say(`differential: ${totals.other === 0 ? 'PASS' : 'FAIL'}: ${totals.other} of ${totals.cases} cases disagree ` +
-      `without a documented reason (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (failures.length) say(`differential: FAIL: ${failures.join('; ')} (${totals.cases} cases, ${seconds} s)`);
+  else say(`differential: PASS: ${totals.cases} cases; no disagreement without a documented reason (${seconds} s)`);
   const report = out.join('\n') + '\n';
   process.stdout.write(report);
 
   writeFileSync(join(args.out, 'elicit.jsonl'), mine.map((v) => JSON.stringify(v)).join('\n') + '\n');
   writeFileSync(join(args.out, 'ajv.jsonl'), theirs.map((v) => JSON.stringify(v)).join('\n') + '\n');
   writeFileSync(join(args.out, 'report.txt'), report);
-  return totals.other === 0 ? 0 : 1;
+  // The format differences not on the allow-list, one a line, as entries of it would name them.
+  writeFileSync(join(args.out, 'format-unlisted.jsonl'),
+                unlisted.map(({ c, fd }) => JSON.stringify({ form: c.form, property: fd.property, rejected_by: fd.rejectedBy,
+                                                             value: c.content[fd.property] })).join('\n') + '\n');
+  return failures.length === 0 ? 0 : 1;
 }
 
 try {
