@@ -290,6 +290,20 @@ TEST_CASE("multi-selects: every item, minItems and maxItems") {
   CHECK(broken<forms::Choices>(c) == strings{"/many type", "/few required"});
 }
 
+TEST_CASE("item bounds hold exactly at their edges") {
+  // SpecUntitledMulti: items<1, 2>, a std::vector (repeats count); Pizza below: a std::set.
+  using forms::SpecUntitledMulti;
+  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red"}}}).empty());
+  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red", "Blue"}}}).empty());
+  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red", "Red"}}}).empty());
+  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red", "Blue", "Green"}}}) == strings{"/value maxItems"});
+  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red", "Red", "Red"}}}) == strings{"/value maxItems"});
+  CHECK(broken<SpecUntitledMulti>(json{{"value", json::array()}}) == strings{"/value minItems"});
+  const auto d = elicit::decode_content<SpecUntitledMulti>(json{{"value", {"Red", "Blue", "Green"}}});
+  REQUIRE(d.violations().size() == 1);
+  CHECK(d.violations()[0].message == "Pick at most 2 for Color Selection; got 3.");
+}
+
 TEST_CASE("format: email") {
   for (const char* ok : {"a@b.co", "first.last+tag@sub.example.org", "x_y-z@a-b.example"}) {
     json c = valid_plain();
