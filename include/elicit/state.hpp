@@ -96,19 +96,23 @@ struct cipher_context {
   std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx{EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free};
 };
 
+// Bytes as lowercase hex, two characters a byte: elicitation ids and argument digests.
+inline std::string hex_of(std::span<const unsigned char> bytes) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (unsigned char b : bytes) {
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  return out;
+}
+
 }  // namespace detail
 
 // A fresh elicitation id for URL mode: 128 random bits, as hex. Throws std::runtime_error when
 // OpenSSL has no random bytes to give.
-[[nodiscard]] inline std::string new_elicitation_id() {
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string id;
-  for (unsigned char b : detail::random_bytes(16)) {
-    id += hex[b >> 4];
-    id += hex[b & 15];
-  }
-  return id;
-}
+[[nodiscard]] inline std::string new_elicitation_id() { return detail::hex_of(detail::random_bytes(16)); }
 
 namespace detail {
 
@@ -299,13 +303,7 @@ struct state_binding {
   if (const auto too_big = exceeds(salient, limits))
     throw std::invalid_argument("elicit::digest_of: " + too_big->message);
   const auto hash = detail::sha256(salient.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : hash) {
-    out += hex[b >> 4];
-    out += hex[b & 15];
-  }
-  return out;
+  return detail::hex_of(hash);
 }
 
 // Why a sealed state did not open: for the server's log only. The client is told the same
