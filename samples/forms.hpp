@@ -38,6 +38,13 @@ struct ShipmentOptions {
   elicit::field<bool, elicit::title<"Signature required">, elicit::default_value<false>> signature_required;
 };
 
+// When it comes: one of the slots the carrier still has free, known only when the question is
+// asked (an elicit::choice: its options are given per request, by elicit::form).
+struct DeliverySlot {
+  elicit::field<elicit::choice, elicit::title<"Delivery slot">, elicit::description<"The slots still free">> slot;
+  elicit::field<std::optional<std::string>, elicit::title<"Note for the driver">, elicit::max_length<200>> note;
+};
+
 // Who to tell when it arrives, and from when.
 struct Contact {
   elicit::field<std::string, elicit::title<"Name">, elicit::length<1, 80>> name;

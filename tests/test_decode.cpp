@@ -514,7 +514,7 @@ TEST_CASE("absent fields decode to the defaults the form declares") {
   const auto o = elicit::decode_content<shipping::ShipmentOptions>(json{{"country_code", "GB"}});
   REQUIRE(o);
   CHECK(*o->signature_required == false);
-  CHECK_FALSE(o->insured_value_gbp->has_value());
+  CHECK_FALSE(o->insured_value_gbp.has_value());
   const auto b = elicit::decode_content<forms::SpecBoolean>(json::object());
   REQUIRE(b);
   CHECK(*b->value == false);

@@ -33,7 +33,23 @@ TEST_CASE("a field starts from its default") {
   CHECK(*a.subscribe == true);
   CHECK(a.contact->str() == "user@example.com");  // email is built from its text
   CHECK(a.name->empty());
-  CHECK_FALSE(a.tiny->has_value());
+  CHECK_FALSE(a.tiny.has_value());
+}
+
+TEST_CASE("an optional field reads its value in one step") {
+  elicit::field<std::optional<std::string>, elicit::title<"Note">> note;
+  CHECK_FALSE(note);
+  CHECK_FALSE(note.has_value());
+  CHECK(note.value_or("none") == "none");
+  CHECK_THROWS_AS(*note, std::bad_optional_access);
+  note = std::optional<std::string>("leave at the door");
+  REQUIRE(note);
+  CHECK(*note == "leave at the door");  // the string, not the optional
+  CHECK(note->size() == 17);
+  CHECK(note.value_or("none") == "leave at the door");
+  CHECK(note.value == std::optional<std::string>("leave at the door"));  // the optional itself
+  *note = "ring twice";
+  CHECK(note.value == std::optional<std::string>("ring twice"));
 }
 
 TEST_CASE("member names come from reflection") {
@@ -67,4 +83,38 @@ TEST_CASE("last_identifier reads the member out of both compilers' signatures") 
   CHECK(last_identifier("[with auto P = member_probe<const int*>{(& x<F>.reflected<F>::value.F::street_2)}]") ==
         "street_2");
   CHECK(last_identifier("[Probe = {&reflected_object.value.city}]") == "city");
+}
+
+namespace shop {
+// A domain type whose members stay plain; its form is described beside it, by member name.
+struct Address {
+  std::string street;
+  std::optional<int> floor;
+  elicit::field<std::string, elicit::title<"City">> city;
+  bool gift = false;
+};
+elicit::members<elicit::member<"street", elicit::title<"Street">, elicit::max_length<120>>,
+                elicit::member<"floor", elicit::title<"Floor">, elicit::range<0, 200>>,
+                elicit::member<"city", elicit::max_length<60>>>
+elicit_annotations(const Address&);
+}  // namespace shop
+
+TEST_CASE("annotations written beside a struct, by member name") {
+  CHECK(elicit::schema_json<shop::Address> ==
+        R"({"type":"object","properties":{"street":{"type":"string","title":"Street","maxLength":120},)"
+        R"("floor":{"type":"integer","title":"Floor","minimum":0,"maximum":200},)"
+        R"("city":{"type":"string","title":"City","maxLength":60},"gift":{"type":"boolean"}},)"
+        R"("required":["street","city","gift"]})");
+  const auto bad = elicit::decode<shop::Address>(
+      R"({"action":"accept","content":{"street":"1 High St","floor":201,"city":"London","gift":false}})");
+  REQUIRE(bad.violations().size() == 1);
+  CHECK(bad.violations()[0].pointer == "/floor");
+  CHECK(bad.violations()[0].message == "Floor must be at most 200; got 201.");
+  const auto good = elicit::decode<shop::Address>(
+      R"({"action":"accept","content":{"street":"1 High St","floor":2,"city":"London","gift":true}})");
+  REQUIRE(good.accepted());
+  CHECK(good->street == "1 High St");  // a plain member, read as it is
+  CHECK(*good->floor == 2);
+  CHECK(*good->city == "London");
+  CHECK(good->gift);
 }

@@ -14,6 +14,8 @@
 #pragma once
 
 #include <elicit/detail/describe.hpp>
+#include <elicit/detail/indices.hpp>
+#include <elicit/detail/maybe_value.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/reply.hpp>
 #include <elicit/detail/utf8.hpp>
@@ -55,6 +57,7 @@ enum class outcome {
   declined,   // decline
   cancelled,  // cancel
   missing,    // no answer under the question's key
+  error,      // the client answered the request with a JSON-RPC error (ask(): not the user's doing)
 };
 
 // Thrown by value() when there is no valid answer to give.
@@ -85,12 +88,10 @@ class decoded {
   explicit operator bool() const noexcept { return has_value(); }
   // Throws bad_answer_access, with the violations, when there is no value.
   [[nodiscard]] const T& value() const& {
-    if (!value_) throw bad_answer_access(fmt::format("elicit: the answer is invalid: {}", violations_));
-    return *value_;
+    return value_.template get<bad_answer_access>([this] { return why(); });
   }
   [[nodiscard]] T&& value() && {
-    if (!value_) throw bad_answer_access(fmt::format("elicit: the answer is invalid: {}", violations_));
-    return std::move(*value_);
+    return std::move(value_).template get<bad_answer_access>([this] { return why(); });
   }
   const T& operator*() const& { return value(); }
   const T* operator->() const { return &value(); }
@@ -98,7 +99,9 @@ class decoded {
   [[nodiscard]] violation_list violations() && noexcept { return std::move(violations_); }
 
  private:
-  std::optional<T> value_;
+  [[nodiscard]] std::string why() const { return fmt::format("elicit: the answer is invalid: {}", violations_); }
+
+  detail::maybe_value<T> value_;
   violation_list violations_;
 };
 
@@ -130,11 +133,12 @@ class response {
   // Throws bad_answer_access when there is no valid answer: declined, cancelled, missing, or
   // the violations of an invalid one.
   [[nodiscard]] const T& value() const {
-    if (accepted()) return *value_;
-    if (action_ != elicit::action::accept && violations_.empty() && !missing_)
-      throw bad_answer_access(action_ == elicit::action::decline ? "elicit: the user declined the form"
-                                                                 : "elicit: the user cancelled the form");
-    throw bad_answer_access(fmt::format("elicit: no valid answer: {}", violations_));
+    return value_.template get<bad_answer_access>([this]() -> std::string {
+      if (action_ == elicit::action::decline && violations_.empty()) return "elicit: the user declined the form";
+      if (action_ == elicit::action::cancel && violations_.empty() && !missing_)
+        return "elicit: the user cancelled the form";
+      return fmt::format("elicit: no valid answer: {}", violations_);
+    });
   }
   const T& operator*() const { return value(); }
   const T* operator->() const { return &value(); }
@@ -142,7 +146,7 @@ class response {
 
  private:
   elicit::action action_;
-  std::optional<T> value_;
+  detail::maybe_value<T> value_;
   violation_list violations_;
   bool missing_ = false;
 };
@@ -155,37 +159,30 @@ auto& value_of(M& member) {
   else return member;
 }
 
+// Where decoding finds the description of each field: compile-time constants for a type
+// (`static_specs`: the checks fold into the code), or the values a form<F> was refined to.
+template <class Form>
+struct static_specs {
+  static constexpr std::span<const field_spec> all() noexcept { return form_spec<Form>; }
+  template <std::size_t I>
+  static constexpr const field_spec& at() noexcept {
+    return spec_of<Form, I>;
+  }
+};
+template <class Form>
+struct runtime_specs {
+  std::span<const field_spec> specs;
+  [[nodiscard]] std::span<const field_spec> all() const noexcept { return specs; }
+  template <std::size_t I>
+  [[nodiscard]] const field_spec& at() const noexcept {
+    return specs[I];
+  }
+};
+
 // The longest unknown key a violation names (its pointer and message); longer ones are counted.
 inline constexpr std::size_t max_shown_key = 128;
 
-// Reads the content of an answer into `form`, field by field, reporting every rule it breaks
-// to `violations`.
-template <class Form>
-void read_content(const reply& r, Form& form, violation_list& violations) {
-  if (r.content_not_object != nullptr) {
-    violations.push_back({"", "type",
-                          message("The answer's content must be a JSON object; got ", described{*r.content_not_object},
-                                  ".")});
-    return;
-  }
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          const field_spec& s = spec_of<Form, I>;
-          auto& target = value_of(boost::pfr::get<I>(form));
-          const reporter at{violations, s.wire};
-          if (const nlohmann::json* value = r.fields[I]) {
-            read_value(*value, s, target, at);
-          } else if (s.has_default()) {
-            read_value(default_json(s), s, target, at);
-          } else if (s.optional) {
-            target = {};
-          } else {
-            at("required", message(label_of(s), " is required."));
-          }
-        }(),
-        ...);
-  }(std::make_index_sequence<member_count<Form>>{});
+inline void report_unknown_keys(const reply& r, violation_list& violations) {
   for (std::string_view key : r.unknown) {
     if (violations.full()) {
       violations.omit();
@@ -203,16 +200,43 @@ void read_content(const reply& r, Form& form, violation_list& violations) {
   }
 }
 
+// Reads the content of an answer into `form`, field by field, reporting every rule it breaks
+// to `violations`.
+template <class Form, class Specs>
+void read_content(const reply& r, const Specs& specs, Form& form, violation_list& violations) {
+  if (r.content_not_object != nullptr) {
+    violations.push_back({"", "type",
+                          message("The answer's content must be a JSON object; got ", described{*r.content_not_object},
+                                  ".")});
+    return;
+  }
+  for_each_index<member_count<Form>>([&]<std::size_t I>() {
+    const field_spec& s = specs.template at<I>();
+    auto& target = value_of(boost::pfr::get<I>(form));
+    const reporter at{violations, s.wire};
+    if (const nlohmann::json* value = r.fields[I]) {
+      read_value(*value, s, target, at);
+    } else if (s.has_default()) {
+      read_value(default_json(s), s, target, at);
+    } else if (s.optional) {
+      target = {};
+    } else {
+      at("required", message(label_of(s), " is required."));
+    }
+  });
+  report_unknown_keys(r, violations);
+}
+
 // The reply whose content is `content` (an object or not); `fields` holds one slot per field.
-template <class Form>
-void add_content(reply& r, const nlohmann::json& content, std::span<const nlohmann::json*> fields, bool strict) {
-  if (content.is_object()) find_fields(content, form_spec<Form>, fields, strict, r.unknown);
+inline void add_content(reply& r, const nlohmann::json& content, std::span<const field_spec> specs,
+                        std::span<const nlohmann::json*> fields, bool strict) {
+  if (content.is_object()) find_fields(content, specs, fields, strict, r.unknown);
   else r.content_not_object = &content;
 }
 
 // An ElicitResult judged: the action, and for accept the content read into a Form.
-template <class Form>
-response<Form> judge(const reply& r, std::size_t max_violations) {
+template <class Form, class Specs>
+response<Form> judge(const reply& r, const Specs& specs, std::size_t max_violations) {
   auto malformed = [](std::string pointer, std::string keyword, std::string text) {
     return response<Form>(action::cancel, std::nullopt,
                           violation_list({{std::move(pointer), std::move(keyword), std::move(text)}}));
@@ -231,30 +255,101 @@ response<Form> judge(const reply& r, std::size_t max_violations) {
                      message(R"(The action must be "accept", "decline" or "cancel"; got )", described{*r.action}, "."));
   std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
   violation_list violations(max_violations);
-  read_content(r, *form, violations);  // no content reads as an empty object
+  read_content(r, specs, *form, violations);  // no content reads as an empty object
   violations.summarize();
   if (!violations.empty()) form.reset();
   return response<Form>(action::accept, std::move(form), std::move(violations));
+}
+
+template <class Form, class Specs>
+decoded<Form> decode_content(const nlohmann::json& content, const Specs& specs, const decode_options& options) {
+  if (auto refused = exceeds(content, options.limits())) return decoded<Form>(violation_list({std::move(*refused)}));
+  std::array<const nlohmann::json*, member_count<Form>> fields{};
+  reply r;
+  add_content(r, content, specs.all(), fields, options.strict);
+  r.fields = fields;
+  violation_list violations(options.max_violations);
+  Form form{};
+  read_content(r, specs, form, violations);
+  violations.summarize();
+  if (!violations.empty()) return decoded<Form>(std::move(violations));
+  return decoded<Form>(std::move(form));
+}
+
+template <class Form, class Specs>
+response<Form> decode_result(const nlohmann::json& result, const Specs& specs, const decode_options& options) {
+  if (auto refused = exceeds(result, options.limits()))
+    return response<Form>(action::cancel, std::nullopt, violation_list({std::move(*refused)}));
+  std::array<const nlohmann::json*, member_count<Form>> fields{};
+  reply r;
+  r.fields = fields;
+  if (!result.is_object()) {
+    r.not_object = &result;
+  } else {
+    if (const auto a = result.find("action"); a != result.end()) r.action = &*a;
+    if (const auto c = result.find("content"); c != result.end()) add_content(r, *c, specs.all(), fields, options.strict);
+  }
+  return judge<Form>(r, specs, options.max_violations);
+}
+
+template <class Form, class Specs>
+response<Form> decode_text(std::string_view json_text, const Specs& specs, const decode_options& options) {
+  auto unreadable = [](std::string keyword, std::string text) {
+    return response<Form>(action::cancel, std::nullopt, violation_list({{"", std::move(keyword), std::move(text)}}));
+  };
+  if (json_text.size() > options.max_bytes)
+    return unreadable("maxBytes", message("The answer is ", json_text.size(), " bytes long, more than the ",
+                                          options.max_bytes, " this server reads."));
+  // The parser would stop at a NUL byte and take what came before it for the whole answer.
+  if (const std::size_t nul = json_text.find('\0'); nul != std::string_view::npos)
+    return unreadable("json", message("The answer is not valid JSON (at byte ", nul + 1, ")."));
+  reply_reader<dependent_t<Form, nlohmann::json>> reader(specs.all(), options.strict, options.max_depth);
+  if (!parse_json(json_text, reader)) {
+    // The parser's own messages quote the bytes it stopped at, which need not be UTF-8; the
+    // message says where instead, so that it can always be sent on as JSON.
+    if (reader.too_deep())
+      return unreadable("maxDepth",
+                        message("The answer nests lists and objects more than ", options.max_depth, " levels deep."));
+    if (reader.error_id() == 406)  // out_of_range.406: a number beyond double
+      return unreadable("json", "The answer holds a number too large to read.");
+    return unreadable("json", message("The answer is not valid JSON (at byte ", reader.error_byte(), ")."));
+  }
+  std::array<const nlohmann::json*, member_count<Form>> fields{};
+  return judge<Form>(reader.result(fields), specs, options.max_violations);
+}
+
+// What a decode of a form that does not compile returns: never run, since its diagnostic
+// stops the build; it keeps the body of decode from adding errors of its own after it.
+template <class Form>
+response<Form> not_decodable() {
+  return response<Form>(action::cancel, std::nullopt, {});
+}
+
+template <class Form>
+nlohmann::ordered_json write_content(const Form& form, const std::array<field_spec, member_count<Form>>& specs) {
+  nlohmann::ordered_json content = nlohmann::ordered_json::object();
+  for_each_index<member_count<Form>>([&]<std::size_t I>() {
+    const field_spec& s = specs[I];
+    const auto& v = value_of(boost::pfr::get<I>(form));
+    if constexpr (is_optional<std::remove_cvref_t<decltype(v)>>::value) {
+      if (v) content[std::string(s.wire)] = write_value(s, *v);
+    } else {
+      content[std::string(s.wire)] = write_value(s, v);
+    }
+  });
+  return content;
 }
 
 }  // namespace detail
 
 // Decodes and validates the `content` object of an answer. Content beyond options' limits is
 // refused unread (one violation, keyword "maxDepth" or "maxBytes"). Throws only std::bad_alloc.
+// A form with choices given at run time decodes with its form<Form> (form.hpp).
 template <class Form>
 [[nodiscard]] decoded<Form> decode_content(const nlohmann::json& content, const decode_options& options = {}) {
-  static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");
-  if (auto refused = exceeds(content, options.limits())) return decoded<Form>(violation_list({std::move(*refused)}));
-  std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
-  detail::reply r;
-  detail::add_content<Form>(r, content, fields, options.strict);
-  r.fields = fields;
-  violation_list violations(options.max_violations);
-  Form form{};
-  detail::read_content(r, form, violations);
-  violations.summarize();
-  if (!violations.empty()) return decoded<Form>(std::move(violations));
-  return decoded<Form>(std::move(form));
+  if constexpr (detail::decodable<Form>())
+    return detail::decode_content<Form>(content, detail::static_specs<Form>{}, options);
+  else return decoded<Form>(violation_list{});
 }
 
 // Decodes an ElicitResult: {"action": "accept" | "decline" | "cancel", "content": {...}}.
@@ -263,51 +358,20 @@ template <class Form>
 // so does a result beyond options' limits, refused before it is read. Throws only std::bad_alloc.
 template <class Form>
 [[nodiscard]] response<Form> decode(const nlohmann::json& result, const decode_options& options = {}) {
-  static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");
-  if (auto refused = exceeds(result, options.limits()))
-    return response<Form>(action::cancel, std::nullopt, violation_list({std::move(*refused)}));
-  std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
-  detail::reply r;
-  r.fields = fields;
-  if (!result.is_object()) {
-    r.not_object = &result;
-  } else {
-    if (const auto a = result.find("action"); a != result.end()) r.action = &*a;
-    if (const auto c = result.find("content"); c != result.end())
-      detail::add_content<Form>(r, *c, fields, options.strict);
-  }
-  return detail::judge<Form>(r, options.max_violations);
+  if constexpr (detail::decodable<Form>())
+    return detail::decode_result<Form>(result, detail::static_specs<Form>{}, options);
+  else return detail::not_decodable<Form>();
 }
 
 // Decodes an ElicitResult from its JSON text, within options.max_bytes and options.max_depth.
 // The text is read straight into the form's fields (detail/reply.hpp), without building the
 // whole document first; the answer is judged exactly as decode(nlohmann::json::parse(text)).
+// Throws only std::bad_alloc.
 template <class Form>
 [[nodiscard]] response<Form> decode(std::string_view json_text, const decode_options& options = {}) {
-  static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");
-  auto unreadable = [](std::string keyword, std::string text) {
-    return response<Form>(action::cancel, std::nullopt, violation_list({{"", std::move(keyword), std::move(text)}}));
-  };
-  if (json_text.size() > options.max_bytes)
-    return unreadable("maxBytes", detail::message("The answer is ", json_text.size(), " bytes long, more than the ",
-                                                  options.max_bytes, " this server reads."));
-  // The parser would stop at a NUL byte and take what came before it for the whole answer.
-  if (const std::size_t nul = json_text.find('\0'); nul != std::string_view::npos)
-    return unreadable("json", detail::message("The answer is not valid JSON (at byte ", nul + 1, ")."));
-  detail::reply_reader<detail::dependent_t<Form, nlohmann::json>> reader(detail::form_spec<Form>, options.strict,
-                                                                       options.max_depth);
-  if (!detail::parse_json(json_text, reader)) {
-    // The parser's own messages quote the bytes it stopped at, which need not be UTF-8; the
-    // message says where instead, so that it can always be sent on as JSON.
-    if (reader.too_deep())
-      return unreadable("maxDepth", detail::message("The answer nests lists and objects more than ", options.max_depth,
-                                                    " levels deep."));
-    if (reader.error_id() == 406)  // out_of_range.406: a number beyond double
-      return unreadable("json", "The answer holds a number too large to read.");
-    return unreadable("json", detail::message("The answer is not valid JSON (at byte ", reader.error_byte(), ")."));
-  }
-  std::array<const nlohmann::json*, detail::member_count<Form>> fields{};
-  return detail::judge<Form>(reader.result(fields), options.max_violations);
+  if constexpr (detail::decodable<Form>())
+    return detail::decode_text<Form>(json_text, detail::static_specs<Form>{}, options);
+  else return detail::not_decodable<Form>();
 }
 template <class Form>
 [[nodiscard]] response<Form> decode(const char* json_text, const decode_options& options = {}) {
@@ -323,22 +387,8 @@ template <class Form>
 // that is not one of its options.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json to_content(const Form& form) {
-  static_assert(detail::describable<Form>, "elicit: this form does not compile into a schema");
-  nlohmann::ordered_json content = nlohmann::ordered_json::object();
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          const detail::field_spec& s = detail::spec_of<Form, I>;
-          const auto& v = detail::value_of(boost::pfr::get<I>(form));
-          if constexpr (detail::is_optional<std::remove_cvref_t<decltype(v)>>::value) {
-            if (v) content[std::string(s.wire)] = detail::write_value(s, *v);
-          } else {
-            content[std::string(s.wire)] = detail::write_value(s, v);
-          }
-        }(),
-        ...);
-  }(std::make_index_sequence<detail::member_count<Form>>{});
-  return content;
+  if constexpr (detail::describable<Form>) return detail::write_content(form, detail::form_spec<Form>);
+  else return {};
 }
 
 }  // namespace elicit

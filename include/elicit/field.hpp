@@ -73,6 +73,8 @@ constexpr T initial_value() {
 
 template <class T, class... A>
 class field {
+  static constexpr bool optional = detail::is_optional<T>::value;
+
  public:
   using value_type = T;
 
@@ -92,10 +94,37 @@ class field {
   }
 
   operator const T&() const noexcept { return value; }  // NOLINT
-  const T& operator*() const noexcept { return value; }
-  T& operator*() noexcept { return value; }
-  const T* operator->() const noexcept { return &value; }
-  T* operator->() noexcept { return &value; }
+
+  // The value: `*f`, `f->size()`. For an optional field, the value inside, in one step as with
+  // std::optional itself (`if (f) use(*f)`, `f->size()`, `f.value_or(0)`); `f.value` is the
+  // std::optional. Throws std::bad_optional_access when an optional field is empty.
+  decltype(auto) operator*() const {
+    if constexpr (optional) return value.value();
+    else return (value);
+  }
+  decltype(auto) operator*() {
+    if constexpr (optional) return value.value();
+    else return (value);
+  }
+  auto operator->() const { return &**this; }
+  auto operator->() { return &**this; }
+
+  // An optional field: whether it holds a value, and its value or a fallback.
+  explicit operator bool() const noexcept
+    requires optional
+  {
+    return value.has_value();
+  }
+  [[nodiscard]] bool has_value() const noexcept
+    requires optional
+  {
+    return value.has_value();
+  }
+  template <class U>
+    requires optional
+  [[nodiscard]] auto value_or(U&& fallback) const {
+    return value.value_or(std::forward<U>(fallback));
+  }
 
   friend bool operator==(const field& a, const field& b) { return a.value == b.value; }
   friend bool operator==(const field& a, const T& b) { return a.value == b; }
@@ -117,5 +146,25 @@ struct field_parts<field<T, A...>> {
 template <class M>
 inline constexpr bool is_field = field_parts<M>::annotated;
 }  // namespace detail
+
+// Annotations written beside a struct whose members stay plain, by member name: for a domain
+// type you would rather not change. Declare (no definition needed) a function
+// `elicit_annotations` in the struct's namespace, found by argument-dependent lookup:
+//
+//   namespace shop {
+//   struct Address { std::string street; std::optional<int> floor; };
+//   elicit::members<elicit::member<"street", elicit::title<"Street">, elicit::max_length<120>>,
+//                   elicit::member<"floor", elicit::title<"Floor">, elicit::range<0, 200>>>
+//   elicit_annotations(const Address&);
+//   }
+//
+// A name the struct has no member of, or an annotation that does not fit the member's type, is
+// a compile error naming it. On an elicit::field member, these come after the field's own.
+template <detail::fixed_string Name, class... A>
+struct member {
+  static constexpr std::string_view name() noexcept { return Name.view(); }
+};
+template <class... M>
+struct members {};
 
 }  // namespace elicit

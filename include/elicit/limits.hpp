@@ -11,6 +11,7 @@
 //   handle(request.value());
 #pragma once
 
+#include <elicit/detail/maybe_value.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/violation.hpp>
 
@@ -92,22 +93,22 @@ class parsed_json {
   explicit parsed_json(nlohmann::json value) : value_(std::move(value)) {}
   explicit parsed_json(violation error) : error_(std::move(error)) {}
 
-  [[nodiscard]] bool has_value() const noexcept { return !error_.has_value(); }
+  [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
   // Throws std::logic_error when the text was refused.
   [[nodiscard]] const nlohmann::json& value() const& {
-    if (error_) throw std::logic_error("elicit: the JSON text was refused: " + error_->message);
-    return value_;
+    return value_.get<std::logic_error>([this] { return why(); });
   }
   [[nodiscard]] nlohmann::json&& value() && {
-    if (error_) throw std::logic_error("elicit: the JSON text was refused: " + error_->message);
-    return std::move(value_);
+    return std::move(value_).get<std::logic_error>([this] { return why(); });
   }
   // Why the text was refused: keyword "maxBytes", "maxDepth" or "json". Empty when it was not.
   [[nodiscard]] const std::optional<violation>& error() const noexcept { return error_; }
 
  private:
-  nlohmann::json value_;
+  [[nodiscard]] std::string why() const { return "elicit: the JSON text was refused: " + error_->message; }
+
+  detail::maybe_value<nlohmann::json> value_;
   std::optional<violation> error_;
 };
 

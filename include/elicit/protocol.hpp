@@ -14,6 +14,7 @@
 #pragma once
 
 #include <elicit/decode.hpp>
+#include <elicit/form.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
@@ -40,17 +41,32 @@ template <class Form>
 [[nodiscard]] nlohmann::ordered_json form_params(std::string_view message) {
   return {{"mode", "form"}, {"message", message}, {"requestedSchema", schema<Form>()}};
 }
+// The same for a form refined at run time. Throws form_error when an elicit::choice field
+// was given no choices.
+template <class Form>
+[[nodiscard]] nlohmann::ordered_json form_params(const form<Form>& f, std::string_view message) {
+  return {{"mode", "form"}, {"message", message}, {"requestedSchema", f.schema()}};
+}
 
 // The request object of an InputRequests map (2026-07-28): {"method":"elicitation/create","params":...}.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json form_request(std::string_view message) {
   return {{"method", "elicitation/create"}, {"params", form_params<Form>(message)}};
 }
+template <class Form>
+[[nodiscard]] nlohmann::ordered_json form_request(const form<Form>& f, std::string_view message) {
+  return {{"method", "elicitation/create"}, {"params", form_params(f, message)}};
+}
 
 // A whole JSON-RPC request from server to client (2025-11-25), with the server's request id.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json elicitation_request(const nlohmann::json& id, std::string_view message) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", form_params<Form>(message)}};
+}
+template <class Form>
+[[nodiscard]] nlohmann::ordered_json elicitation_request(const nlohmann::json& id, const form<Form>& f,
+                                                         std::string_view message) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", form_params(f, message)}};
 }
 
 // ---- URL mode ---------------------------------------------------------------------------------
@@ -168,6 +184,13 @@ class input_required {
       throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" + key + "\"");
     return request(std::move(key), form_request<Form>(message));
   }
+  // The same for a form refined at run time; also throws form_error as form_params does.
+  template <class Form>
+  input_required& ask(std::string key, const form<Form>& f, std::string_view message) {
+    if (checked_ && !client_.form)
+      throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" + key + "\"");
+    return request(std::move(key), form_request(f, message));
+  }
 
   // Throws unsupported_mode when the client did not declare URL mode, std::invalid_argument for
   // an empty or repeated key or a URL that is not an absolute URI.
@@ -246,6 +269,12 @@ class input_responses {
   // True when this is a retry carrying answers or state (not a first call).
   [[nodiscard]] bool is_retry() const noexcept { return !responses_.empty() || state_.has_value(); }
   [[nodiscard]] bool has(std::string_view key) const { return responses_.contains(key); }
+  // The answer under `key` as the client sent it (an ElicitResult), or nullptr: what reask()
+  // reads the valid fields from.
+  [[nodiscard]] const nlohmann::json* raw(std::string_view key) const {
+    const auto it = responses_.find(key);
+    return it == responses_.end() ? nullptr : &*it;
+  }
   [[nodiscard]] const std::optional<std::string>& request_state() const noexcept { return state_; }
   // Why the params were refused unread (keyword "maxDepth" or "maxBytes"), or nothing.
   [[nodiscard]] const std::optional<violation>& refused() const noexcept { return refused_; }
@@ -256,14 +285,27 @@ class input_responses {
   [[nodiscard]] response<Form> get(std::string_view key) const {
     if (refused_) return response<Form>(action::cancel, std::nullopt, violation_list({*refused_}));
     const auto it = responses_.find(key);
-    if (it == responses_.end())
-      return response<Form>::missing(
-          {detail::message("/inputResponses/", detail::pointer_token(key)), "required",
-           detail::message("There is no answer for \"", key, "\".")});
+    if (it == responses_.end()) return response<Form>::missing(absent(key));
     return decode<Form>(*it, options_);
+  }
+  // The answer under `key` to a form refined at run time, checked against what `f` offers.
+  // For 2026-07-28 the server keeps no memory between rounds: it makes the same form again from
+  // the same data when the retry arrives (docs/forms.md, "Run-time data"). Throws form_error as
+  // form<Form>::decode does.
+  template <class Form>
+  [[nodiscard]] response<Form> get(std::string_view key, const form<Form>& f) const {
+    if (refused_) return response<Form>(action::cancel, std::nullopt, violation_list({*refused_}));
+    const auto it = responses_.find(key);
+    if (it == responses_.end()) return response<Form>::missing(absent(key));
+    return f.decode(*it, options_);
   }
 
  private:
+  static violation absent(std::string_view key) {
+    return {detail::message("/inputResponses/", detail::pointer_token(key)), "required",
+            detail::message("There is no answer for \"", key, "\".")};
+  }
+
   nlohmann::json responses_ = nlohmann::json::object();
   std::optional<std::string> state_;
   decode_options options_;

@@ -56,13 +56,23 @@ template <class Form>
 constexpr std::string_view askable_schema() {
   if constexpr (!form_rules<Form>::ok) return {};
   else if constexpr (!no_secrets<Form>()) return {};
+  else if constexpr (!options_fixed<Form>()) return {};
   else return schema_text<Form>.view();
+}
+
+// What decode<Form> reads without a form<Form>: a describable type whose choices are all known
+// at compile time. A form that breaks a rule has had its diagnostic already: no second one.
+template <class Form>
+constexpr bool decodable() {
+  if constexpr (!describable<Form>) return false;
+  else return options_fixed<Form>();
 }
 }  // namespace detail
 
 // The requestedSchema of `Form` as compact JSON text, computed at compile time. A form that
-// breaks a rule, or has a field named for a credential, does not compile; the one diagnostic
-// names the field and says what to do.
+// breaks a rule, has a field named for a credential, or a choice given at run time
+// (elicit::choice: use elicit::form<Form>) does not compile; the one diagnostic names the field
+// and says what to do.
 template <class Form>
 inline constexpr std::string_view schema_json = detail::askable_schema<Form>();
 

@@ -21,9 +21,10 @@
 #pragma once
 
 #include <elicit/decode.hpp>
-#include <elicit/detail/message.hpp>
 #include <elicit/detail/enum_reflection.hpp>
 #include <elicit/detail/fnv1a.hpp>
+#include <elicit/detail/maybe_value.hpp>
+#include <elicit/detail/message.hpp>
 #include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
 
@@ -335,8 +336,7 @@ class opened {
   explicit operator bool() const noexcept { return has_value(); }
   // Throws bad_answer_access when the state did not open.
   [[nodiscard]] const State& value() const {
-    if (!value_) throw bad_answer_access("elicit: the request state did not open: " + message_);
-    return *value_;
+    return value_.template get<bad_answer_access>([this] { return "elicit: the request state did not open: " + message_; });
   }
   const State& operator*() const { return value(); }
   const State* operator->() const { return &value(); }
@@ -345,7 +345,7 @@ class opened {
   [[nodiscard]] const std::string& message() const noexcept { return message_; }
 
  private:
-  std::optional<State> value_;
+  detail::maybe_value<State> value_;
   std::optional<state_error> error_;
   std::string message_;
 };

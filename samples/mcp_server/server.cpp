@@ -82,7 +82,10 @@ struct MessageArgument { elicit::field<std::string, elicit::description<"The mes
 // for (its binding), so a state need not repeat them.
 struct ConfirmAsked { int round; };
 struct MultiRound { std::string name; int step; };
-struct ThreeInputs { int asked; };
+// Which of the three questions still wait for an answer (the bits below), and what the answers
+// already given said: a retry answers only the questions of the latest round.
+struct ThreeInputs { int pending; std::string so_far; };
+constexpr int ask_name = 1, ask_model = 2, ask_roots = 4;
 
 constexpr const char* server_name = "elicit-sample-server";  // the states' audience
 
@@ -125,20 +128,47 @@ State open_state(const mcp::call& c, const elicit::input_responses& answers) {
   return *state;
 }
 
-// The text a tool answers for a form that was not accepted.
+// A form is asked only of a client that declared form-mode elicitation; any other gets
+// MissingRequiredClientCapabilityError naming it.
+void require_form(const mcp::call& c) {
+  if (!c.modes().form)
+    throw mcp::rpc_error(-32021, "Missing required client capability: elicitation (form mode)",
+                         {{"requiredCapabilities", {{"elicitation", {{"form", json::object()}}}}}});
+}
+
+// ---- One answer to every answer ------------------------------------------------------------------
+// Every handler treats the client's answer to a form the same way:
+//   accepted             -> used;
+//   missing              -> asked again (a new InputRequiredResult), as the spec advises;
+//   invalid              -> the JSON-RPC error -32602 listing every violation, whether the answer
+//                           was malformed (12345, no action) or broke the form's rules;
+//   declined, cancelled  -> a complete result that says so: the user's choice, not an error.
+enum class next_step { use, ask_again, report };
+
 template <class Form>
-std::string not_accepted(const elicit::response<Form>& r) {
+next_step judged(const elicit::response<Form>& r, std::string_view key) {
   switch (r.outcome()) {
-    case elicit::outcome::declined: return "The user declined.";
-    case elicit::outcome::cancelled: return "The user cancelled.";
-    default: return "The answer was not valid: " + fmt::format("{}", r.violations());
+    case elicit::outcome::accepted: return next_step::use;
+    case elicit::outcome::missing: return next_step::ask_again;
+    case elicit::outcome::invalid:
+      throw mcp::rpc_error::from_message(elicit::invalid_params_error(nullptr, r.violations(), key));
+    default: return next_step::report;
   }
+}
+
+// What a tool or prompt answers when the user declined or cancelled a question.
+template <class Form>
+std::string not_given(const elicit::response<Form>& r, std::string_view question) {
+  return std::string(r.outcome() == elicit::outcome::declined ? "The user declined to answer \""
+                                                              : "The user cancelled the question \"") +
+         std::string(question) + "\"; nothing was done.";
 }
 
 std::string summary(elicit::action a) {
   return a == elicit::action::accept ? "accept" : a == elicit::action::decline ? "decline" : "cancel";
 }
 
+// 2025-11-25 conformance tools report the answer as it came, whatever it was.
 template <class Form>
 std::string described(const elicit::response<Form>& r) {
   if (r.outcome() == elicit::outcome::invalid) return "action=accept, invalid: " + fmt::format("{}", r.violations());
@@ -155,87 +185,149 @@ const json greeting_request = {
                 {"maxTokens", 50}}}};
 const json roots_request = {{"method", "roots/list"}, {"params", json::object()}};
 
+constexpr std::string_view name_question = "What is your name?";
+constexpr std::string_view context_question = "What context should the prompt use?";
+
+// A sampling or roots answer that is not one is invalid params, as an invalid form answer is.
 std::string sampled_text(const json& answer) {
-  if (!answer.is_object() || !answer.contains("content") || !answer["content"].is_object())
-    throw mcp::rpc_error(-32602, "Invalid params: the sampling answer has no content");
-  return answer["content"].value("text", "");
+  if (!answer.is_object() || !answer.contains("content") || !answer["content"].is_object() ||
+      !answer["content"].contains("text") || !answer["content"]["text"].is_string())
+    throw mcp::rpc_error(-32602, "Invalid params: the sampling answer has no text content");
+  return answer["content"]["text"].get<std::string>();
 }
 
 std::string first_root(const json& answer) {
   if (!answer.is_object() || !answer.contains("roots") || !answer["roots"].is_array())
     throw mcp::rpc_error(-32602, "Invalid params: the roots answer has no roots");
-  return answer["roots"].empty() ? "(none)" : answer["roots"][0].value("uri", "");
+  if (answer["roots"].empty()) return "(none)";
+  const json& root = answer["roots"][0];
+  if (!root.is_object() || !root.contains("uri") || !root["uri"].is_string())
+    throw mcp::rpc_error(-32602, "Invalid params: a root has no uri");
+  return root["uri"].get<std::string>();
 }
 
 // ---- The handlers ----------------------------------------------------------------------------------
 
 // 2026-07-28: asks "What is your name?" until it has an answer; needs no state.
 json greet(const mcp::call& c) {
+  require_form(c);
   const auto name = responses_of(c).get<UserName>("user_name");
-  switch (name.outcome()) {
-    case elicit::outcome::accepted: return mcp::text_result("Hello, " + name->name + "!");
-    case elicit::outcome::missing:
-      return elicit::input_required{c.modes()}.ask<UserName>("user_name", "What is your name?").result();
-    case elicit::outcome::invalid:
-      throw mcp::rpc_error::from_message(elicit::invalid_params_error(nullptr, name.violations(), "user_name"));
-    default: return mcp::text_result(not_accepted(name));
-  }
+  const next_step next = judged(name, "user_name");
+  if (next == next_step::ask_again)
+    return elicit::input_required{c.modes()}.ask<UserName>("user_name", name_question).result();
+  if (next == next_step::report) return mcp::text_result(not_given(name, name_question));
+  return mcp::text_result("Hello, " + name->name + "!");
 }
 
 // 2026-07-28: one confirmation, with a sealed state that must come back unchanged.
 json confirm_with_state(const mcp::call& c) {
+  require_form(c);
   const elicit::input_responses answers = responses_of(c);
-  if (!answers.is_retry())
-    return elicit::input_required{c.modes()}
-        .ask<Confirmation>("confirm", "Please confirm")
-        .state(seal(ConfirmAsked{1}, c))
-        .result();
+  const auto ask = [&c] {
+    return elicit::input_required{c.modes()}.ask<Confirmation>("confirm", "Please confirm").state(seal(ConfirmAsked{1}, c)).result();
+  };
+  if (!answers.is_retry()) return ask();
   open_state<ConfirmAsked>(c, answers);  // sealed for this tool, caller and arguments, or an error
   const auto ok = answers.get<Confirmation>("confirm");
-  if (ok.outcome() == elicit::outcome::invalid)
-    throw mcp::rpc_error::from_message(elicit::invalid_params_error(nullptr, ok.violations(), "confirm"));
-  if (!ok.accepted()) return mcp::text_result(not_accepted(ok));
+  const next_step next = judged(ok, "confirm");
+  if (next == next_step::ask_again) return ask();
+  if (next == next_step::report) return mcp::text_result(not_given(ok, "Please confirm"));
   return mcp::text_result(std::string("state-ok: confirmed ") + (ok->ok ? "yes" : "no"));
 }
 
 // 2026-07-28: two rounds of questions; the name of round 1 travels in the state of round 2.
 json multi_round(const mcp::call& c) {
+  require_form(c);
+  constexpr std::string_view step1 = "Step 1: What is your name?", step2 = "Step 2: What is your favorite color?";
+  const auto ask_step1 = [&c, step1] {
+    return elicit::input_required{c.modes()}.ask<UserName>("step1", step1).state(seal(MultiRound{"", 1}, c)).result();
+  };
+  const auto ask_step2 = [&c, step2](const std::string& name) {
+    return elicit::input_required{c.modes()}.ask<FavouriteColor>("step2", step2).state(seal(MultiRound{name, 2}, c)).result();
+  };
   const elicit::input_responses answers = responses_of(c);
-  if (!answers.is_retry())
-    return elicit::input_required{c.modes()}
-        .ask<UserName>("step1", "Step 1: What is your name?")
-        .state(seal(MultiRound{"", 1}, c))
-        .result();
+  if (!answers.is_retry()) return ask_step1();
   const MultiRound progress = open_state<MultiRound>(c, answers);
   if (progress.step == 1) {
     const auto name = answers.get<UserName>("step1");
-    if (!name.accepted()) return mcp::text_result(not_accepted(name));
-    return elicit::input_required{c.modes()}
-        .ask<FavouriteColor>("step2", "Step 2: What is your favorite color?")
-        .state(seal(MultiRound{name->name, 2}, c))
-        .result();
+    const next_step next = judged(name, "step1");
+    if (next == next_step::ask_again) return ask_step1();
+    if (next == next_step::report) return mcp::text_result(not_given(name, step1));
+    return ask_step2(name->name);
   }
   const auto color = answers.get<FavouriteColor>("step2");
-  if (!color.accepted()) return mcp::text_result(not_accepted(color));
+  const next_step next = judged(color, "step2");
+  if (next == next_step::ask_again) return ask_step2(progress.name);
+  if (next == next_step::report) return mcp::text_result(not_given(color, step2));
   return mcp::text_result(progress.name + " likes " + color->color + ".");
 }
 
-// 2026-07-28: a form, a sampling request and a roots request at once, each only if declared.
+// 2026-07-28: the questions of three_inputs still pending, under a state that remembers them.
+json three_questions(const mcp::call& c, const ThreeInputs& state) {
+  elicit::input_required ask{c.modes()};
+  if (state.pending & ask_name) ask.ask<UserName>("user_name", name_question);
+  if (state.pending & ask_model) ask.request("greeting", greeting_request);
+  if (state.pending & ask_roots) ask.request("client_roots", roots_request);
+  return ask.state(seal(state, c)).result();
+}
+
+// 2026-07-28: a form, a sampling request and a roots request at once, each only if declared;
+// a question left unanswered is asked again, with the answers given so far kept in the state.
 json three_inputs(const mcp::call& c) {
   const elicit::input_responses answers = responses_of(c);
   if (!answers.is_retry()) {
-    elicit::input_required ask{c.modes()};
-    if (c.modes().form) ask.ask<UserName>("user_name", "What is your name?");
-    if (c.declares("sampling")) ask.request("greeting", greeting_request);
-    if (c.declares("roots")) ask.request("client_roots", roots_request);
-    return ask.state(seal(ThreeInputs{3}, c)).result();
+    const int asked = (c.modes().form ? ask_name : 0) | (c.declares("sampling") ? ask_model : 0) |
+                      (c.declares("roots") ? ask_roots : 0);
+    if (asked == 0) require_form(c);  // nothing this client can answer: name what it could declare
+    return three_questions(c, {asked, ""});
   }
-  open_state<ThreeInputs>(c, answers);
-  std::string text;
-  if (const auto name = answers.get<UserName>("user_name"); name.accepted()) text += "Name: " + name->name + ". ";
-  if (const json g = c.raw_response("greeting"); !g.is_null()) text += "Greeting: " + sampled_text(g) + ". ";
-  if (const json r = c.raw_response("client_roots"); !r.is_null()) text += "Root: " + first_root(r) + ".";
-  return mcp::text_result(text);
+  const ThreeInputs state = open_state<ThreeInputs>(c, answers);
+  ThreeInputs next{0, state.so_far};
+  if (state.pending & ask_name) {
+    const auto name = answers.get<UserName>("user_name");
+    const next_step step = judged(name, "user_name");
+    if (step == next_step::ask_again) next.pending |= ask_name;
+    else next.so_far += step == next_step::use ? "Name: " + name->name + ". " : not_given(name, name_question) + " ";
+  }
+  if (state.pending & ask_model) {
+    if (const json g = c.raw_response("greeting"); g.is_null()) next.pending |= ask_model;
+    else next.so_far += "Greeting: " + sampled_text(g) + ". ";
+  }
+  if (state.pending & ask_roots) {
+    if (const json r = c.raw_response("client_roots"); r.is_null()) next.pending |= ask_roots;
+    else next.so_far += "Root: " + first_root(r) + ". ";
+  }
+  if (next.pending != 0) return three_questions(c, next);
+  return mcp::text_result(next.so_far);
+}
+
+// 2026-07-28: one question to the client's model, asked only of a client that declared sampling.
+json ask_the_model(const mcp::call& c) {
+  c.require("sampling");
+  const json answer = c.raw_response("capital_question");
+  if (answer.is_null()) return elicit::input_required{}.request("capital_question", sampling_question).result();
+  return mcp::text_result("The model says: " + sampled_text(answer));
+}
+
+// 2026-07-28: the client's roots, asked only of a client that declared roots.
+json ask_the_roots(const mcp::call& c) {
+  c.require("roots");
+  const json answer = c.raw_response("client_roots");
+  if (answer.is_null()) return elicit::input_required{}.request("client_roots", roots_request).result();
+  return mcp::text_result("The first root is " + first_root(answer));
+}
+
+// Both versions: a prompt that asks for its context first, the way each version asks.
+json prompt_with_context(const mcp::call& c) {
+  require_form(c);
+  const auto context = c.protocol() == mcp::version::v2025_11_25
+                           ? c.ask<PromptContext>(context_question)
+                           : responses_of(c).get<PromptContext>("user_context");
+  const next_step next = judged(context, "user_context");
+  if (next == next_step::ask_again)
+    return elicit::input_required{c.modes()}.ask<PromptContext>("user_context", context_question).result();
+  if (next == next_step::report) return mcp::prompt_result("No context", not_given(context, context_question));
+  return mcp::prompt_result("A prompt with context", "Use this context: " + context->context);
 }
 
 // 2025-11-25: asks the client directly, on the call's stream.
@@ -268,6 +360,25 @@ void ring_from_environment() {
   std::cerr << "mcp_server: sealing requestState with key \"" << ring.sealing_id() << "\"\n";
 }
 
+// The server's limits, two of them from the environment (a test shortens them):
+// ELICIT_SESSION_IDLE_SECONDS (default 1800) and ELICIT_ANSWER_TIMEOUT_SECONDS (default 60),
+// each a whole number from 1 to 86400. Throws std::invalid_argument for anything else.
+mcp::server_limits limits_from_environment() {
+  mcp::server_limits limits;
+  const auto seconds = [](const char* name, std::chrono::seconds fallback) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == '\0') return fallback;
+    const std::string text = value;
+    if (text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos || std::stol(text) < 1 ||
+        std::stol(text) > 86400)
+      throw std::invalid_argument(std::string(name) + " must be a whole number of seconds from 1 to 86400");
+    return std::chrono::seconds(std::stol(text));
+  };
+  limits.session_idle = seconds("ELICIT_SESSION_IDLE_SECONDS", limits.session_idle);
+  limits.answer_timeout = seconds("ELICIT_ANSWER_TIMEOUT_SECONDS", limits.answer_timeout);
+  return limits;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: mcp_server PORT\n";
@@ -279,58 +390,62 @@ int main(int argc, char** argv) {
     std::cerr << "mcp_server: cannot set up the state keys: " << e.what() << "\n";
     return 2;
   }
-  mcp::server server(server_name, "0.1.0");
+  mcp::server_limits limits;
+  try {
+    limits = limits_from_environment();
+  } catch (const std::exception& e) {
+    std::cerr << "mcp_server: " << e.what() << "\n";
+    return 2;
+  }
+  mcp::server server(server_name, "0.1.0", limits);
   const json no_arguments = {{"type", "object"}, {"properties", json::object()}};
 
-  // 2025-11-25: elicitation/create on the stream of the pending call.
+  // 2025-11-25 only: elicitation/create on the stream of the pending call.
+  const auto v2025 = mcp::serves::v2025_11_25;
   server.tool("test_elicitation", "Asks the user for a username and an e-mail address.",
-              elicit::schema<MessageArgument>(), [](const mcp::call& c) {
+              elicit::schema<MessageArgument>(), v2025, [](const mcp::call& c) {
                 return ask_and_report<UserInfo>(c, c.arguments().value("message", "Please provide your information"),
                                                 "User response: ");
               });
   server.tool("test_elicitation_sep1034_defaults", "Asks a form with a default on every primitive type.", no_arguments,
-              [](const mcp::call& c) {
+              v2025, [](const mcp::call& c) {
                 return ask_and_report<WithDefaults>(c, "Please review your profile", "Elicitation completed: ");
               });
-  server.tool("test_elicitation_sep1330_enums", "Asks a form with the five shapes of a choice.", no_arguments,
+  server.tool("test_elicitation_sep1330_enums", "Asks a form with the five shapes of a choice.", no_arguments, v2025,
               [](const mcp::call& c) {
                 return ask_and_report<EnumShapes>(c, "Please make your choices", "Elicitation completed: ");
               });
 
-  // 2026-07-28: InputRequiredResult and retries.
-  server.tool("test_input_required_result_elicitation", "Asks the user's name, then greets them.", no_arguments, greet);
+  // 2026-07-28 only: InputRequiredResult and retries. The first is the one a client that tries
+  // "the first tool listed" gets: it asks a form, and completes on the retry.
+  const auto v2026 = mcp::serves::v2026_07_28;
+  server.tool("test_input_required_result_elicitation", "Asks the user's name, then greets them.", no_arguments, v2026,
+              greet);
   server.tool("test_input_required_result_request_state", "Asks for a confirmation, with a sealed request state.",
-              no_arguments, confirm_with_state);
+              no_arguments, v2026, confirm_with_state);
   server.tool("test_input_required_result_tampered_state", "Asks for a confirmation; refuses an altered state.",
-              no_arguments, confirm_with_state);
-  server.tool("test_input_required_result_multi_round", "Asks a name, then a favourite color.", no_arguments, multi_round);
+              no_arguments, v2026, confirm_with_state);
+  server.tool("test_input_required_result_multi_round", "Asks a name, then a favourite color.", no_arguments, v2026,
+              multi_round);
   server.tool("test_input_required_result_multiple_inputs", "Asks a form, a sampling and the roots at once.",
-              no_arguments, three_inputs);
+              no_arguments, v2026, three_inputs);
   server.tool("test_input_required_result_capabilities", "Asks only what the client declared it can answer.",
-              no_arguments, three_inputs);
-  server.tool("test_input_required_result_sampling", "Asks the client's model a question.", no_arguments,
-              [](const mcp::call& c) {
-                const json answer = c.raw_response("capital_question");
-                if (answer.is_null())
-                  return elicit::input_required{}.request("capital_question", sampling_question).result();
-                return mcp::text_result("The model says: " + sampled_text(answer));
-              });
-  server.tool("test_input_required_result_list_roots", "Asks the client for its roots.", no_arguments,
-              [](const mcp::call& c) {
-                const json answer = c.raw_response("client_roots");
-                if (answer.is_null()) return elicit::input_required{}.request("client_roots", roots_request).result();
-                return mcp::text_result("The first root is " + first_root(answer));
-              });
-  server.prompt("test_input_required_result_prompt", "A prompt that asks for its context first.",
-                [](const mcp::call& c) {
-                  const auto context = responses_of(c).get<PromptContext>("user_context");
-                  if (context.outcome() == elicit::outcome::missing)
-                    return elicit::input_required{c.modes()}
-                        .ask<PromptContext>("user_context", "What context should the prompt use?")
-                        .result();
-                  if (!context.accepted()) return mcp::prompt_result("No context", not_accepted(context));
-                  return mcp::prompt_result("A prompt with context", "Use this context: " + context->context);
-                });
+              no_arguments, v2026, three_inputs);
+  server.tool("test_input_required_result_sampling", "Asks the client's model a question.", no_arguments, v2026,
+              ask_the_model);
+  server.tool("test_input_required_result_list_roots", "Asks the client for its roots.", no_arguments, v2026,
+              ask_the_roots);
+  // The tools the suite's server-stateless scenario probes the stateless rules with.
+  server.tool("test_missing_capability", "Asks the client's model a question: needs the sampling capability.",
+              no_arguments, v2026, ask_the_model);
+  server.tool("test_streaming_elicitation", "Asks the user's name in the result, never as a request on a stream.",
+              no_arguments, v2026, greet);
+  server.tool("test_logging_tool", "Answers without a log message: this server sends none to clients.", no_arguments,
+              v2026, [](const mcp::call&) { return mcp::text_result("Done; nothing was logged."); });
+
+  // Both versions: each asks the way its version does.
+  server.prompt("test_input_required_result_prompt", "A prompt that asks for its context first.", mcp::serves::both,
+                prompt_with_context);
 
   server.listen(std::atoi(argv[1]));
 }

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stdio_rpc {
 
@@ -32,24 +33,28 @@ class connection {
     std::string message;
   };
 
+  // Thrown out of request() when the client cancels the request being served
+  // (notifications/cancelled) or goes away: the handler stops, and no response is sent.
+  struct cancelled {
+    std::string why;
+  };
+
   void on(const std::string& method, handler h) { handlers_[method] = std::move(h); }
 
-  // Sends a request to the client and waits for its response (messages that arrive meanwhile
-  // are served as usual). Returns the result, or nullopt when the client answered with an error
-  // or went away.
-  // The params go out as they were built: a requestedSchema's properties in the form's order.
-  std::optional<json> request(const std::string& method, ordered_json params) {
+  // Sends a request to the client and waits for its response message: an object with "result"
+  // or "error" (a client's error is its answer too: the caller tells it from a user's). Messages
+  // that arrive meanwhile are served as usual. Throws cancelled when the client cancels the
+  // request being served, or goes away. The params go out as they were built: a
+  // requestedSchema's properties in the form's order.
+  json request(const std::string& method, ordered_json params) {
     const int id = next_id_++;
     send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
     while (auto message = receive()) {
-      if (message->contains("method")) {
-        serve(*message);
-      } else if (message->value("id", json()) == id) {
-        if (message->contains("result")) return (*message)["result"];
-        return std::nullopt;
-      }
+      if (cancels_current(*message)) throw cancelled{"the client cancelled the request"};
+      if (message->contains("method")) serve(*message);
+      else if (message->value("id", json()) == id) return std::move(*message);
     }
-    return std::nullopt;
+    throw cancelled{"the client went away"};
   }
 
   // Serves requests until the client closes stdin.
@@ -104,6 +109,13 @@ class connection {
     return std::nullopt;
   }
 
+  // notifications/cancelled for the request this server is serving now.
+  bool cancels_current(const json& message) const {
+    if (serving_.empty() || message.value("method", json()) != "notifications/cancelled") return false;
+    const auto params = message.find("params");
+    return params != message.end() && params->is_object() && params->value("requestId", json()) == serving_.back();
+  }
+
   void serve(const json& message) {
     const auto m = message.find("method");
     const std::string method = m != message.end() && m->is_string() ? m->get<std::string>() : std::string();
@@ -114,9 +126,19 @@ class connection {
         send({{"jsonrpc", "2.0"}, {"id", ordered_json(message["id"])}, {"error", {{"code", -32601}, {"message", "Method not found: " + method}}}});
       return;
     }
+    if (is_request) serving_.push_back(message["id"]);
+    struct done_serving {
+      std::vector<json>& serving;
+      bool request;
+      ~done_serving() {
+        if (request) serving.pop_back();
+      }
+    } done{serving_, is_request};
     try {
       ordered_json result = h->second(message.value("params", json::object()));
       if (is_request) send({{"jsonrpc", "2.0"}, {"id", ordered_json(message["id"])}, {"result", std::move(result)}});
+    } catch (const cancelled& c) {  // the spec: no response to a cancelled request
+      std::cerr << "request " << message["id"].dump() << " ended: " << c.why << "\n";
     } catch (const rpc_error& e) {
       if (is_request) send_error(message["id"], e.code, e.message);
     } catch (const std::exception& e) {  // e.g. a parameter of the wrong type: an error, not the end
@@ -125,6 +147,7 @@ class connection {
   }
 
   std::map<std::string, handler> handlers_;
+  std::vector<json> serving_;  // the ids of the client's requests being served, innermost last
   int next_id_ = 1;
 };
 

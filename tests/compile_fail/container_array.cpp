@@ -1,7 +1,7 @@
 // A fixed-size array is still a list.
 // expect: a form field cannot be a container
 // member: scores
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 #include <array>
 

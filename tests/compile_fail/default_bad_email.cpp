@@ -1,6 +1,6 @@
 // expect: the default does not have the field's format
 // member: contact
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

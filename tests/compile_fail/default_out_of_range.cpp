@@ -1,6 +1,6 @@
 // expect: the default lies outside the field's own minimum and maximum
 // member: guests
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: elicit_options returns no option
 // member: tier
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 namespace app {
 enum class Tier { free, pro };

@@ -1,6 +1,6 @@
 // expect: gives an empty property key
 // member: city
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: items, min_items and max_items apply to multi-select fields only
 // member: color
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 enum class Color { red, green };
 struct Form {

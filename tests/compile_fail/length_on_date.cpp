@@ -1,6 +1,6 @@
 // expect: length, min_length and max_length do not apply to date and date-time fields
 // member: when
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 #include <chrono>
 

@@ -1,6 +1,6 @@
 // expect: the minimum is greater than the maximum
 // member: guests
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

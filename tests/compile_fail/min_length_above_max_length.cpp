@@ -1,6 +1,6 @@
 // expect: min_length is greater than max_length
 // member: code
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

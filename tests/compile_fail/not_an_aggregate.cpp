@@ -1,6 +1,6 @@
 // expect: a form must be an aggregate struct
 // expect: Booking
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Booking {
 #ifndef ELICIT_CONTROL

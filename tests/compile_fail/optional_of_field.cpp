@@ -1,6 +1,6 @@
 // expect: write elicit::field<std::optional<T>, ...> instead
 // member: nickname
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: std::optional<std::optional<T>> means nothing more in a form
 // member: nickname
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: a form field cannot be a pointer
 // member: note
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: range, minimum and maximum apply to integer and number fields only
 // member: postcode
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

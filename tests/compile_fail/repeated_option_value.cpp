@@ -1,6 +1,6 @@
 // expect: the same enumerator is offered twice
 // member: tier
-#include <elicit/elicit.hpp>
+#include <elicit/schema.hpp>
 
 namespace app {
 enum class Tier { free, pro, team };

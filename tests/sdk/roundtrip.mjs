@@ -27,17 +27,23 @@ function keyOrder(value, path = "") {
 const sanitizerReport = /ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:|SUMMARY: \w+Sanitizer|Segmentation fault|terminate called|Assertion .* failed/;
 
 const address = { street: "1 High St", city: "London", postcode: "SW1A 1AA", country_code: "GB" };
+const slot = { slot: "wed-am" };
 const options = { country_code: "IE", insured_value_gbp: 250, signature_required: true };
 const accept = (content) => () => ({ action: "accept", content });
 const decline = () => ({ action: "decline" });
 const cancel = () => ({ action: "cancel" });
 
 // One session: connect, call the tool, answer each elicitation with the next answer.
-async function book(answers) {
+async function book(answers, { abortOnFirst = false } = {}) {
   const client = new Client({ name: "elicit-sdk-roundtrip", version: "1.0.0" }, { capabilities: { elicitation: {} } });
   const asked = [];
+  const abort = new AbortController();
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params);
+    if (abortOnFirst && asked.length === 1) {
+      abort.abort();  // the user closes the tool call: the SDK sends notifications/cancelled
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     const answer = answers.shift();
     assert.ok(answer, `an unexpected elicitation: ${request.params.message}`);
     return answer(request.params);
@@ -53,8 +59,20 @@ async function book(answers) {
   let wire = "";
   child.stdout.on("data", (chunk) => { wire += chunk; });
   let result;
+  let aborted = false;
   try {
-    result = await client.callTool({ name: "book_shipment", arguments: { shipment_id: "SHP-4471" } });
+    try {
+      result = await client.callTool({ name: "book_shipment", arguments: { shipment_id: "SHP-4471" } }, undefined,
+                                     { signal: abort.signal });
+    } catch (error) {
+      if (!abortOnFirst) throw error;
+      aborted = true;
+      // The form's answer still reaches the server, after the cancellation: it must be ignored.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      // The server stopped asking and still serves the session: the next call is answered.
+      const list = await client.listTools();
+      assert.equal(list.tools[0].name, "book_shipment");
+    }
     assert.equal(answers.length, 0, "some answers were not asked for");
   } finally {
     await client.close();  // closes the server's stdin: it must exit by itself, with status 0
@@ -66,6 +84,7 @@ async function book(answers) {
   // Requests the server sent, read from its own text (not from the SDK's parsed copies).
   const sent = wire.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l))
     .filter((m) => m.method === "elicitation/create").map((m) => m.params);
+  if (aborted) return { aborted, asked, sent, stderr };
   return { text: result.content.map((c) => c.text).join("\n"), isError: result.isError ?? false, asked, sent };
 }
 
@@ -76,30 +95,53 @@ function assertSameSchemaText(sent, name) {
   assert.equal(orderedText(sent), orderedText(committed), `${name}: the schema sent is not the committed file`);
 }
 
+// What the server must send for the run-time forms, written out by hand: the delivery slot
+// offers the free slots of the sample's table; the shipment options start from the address's
+// country (a default, so that field is no longer required).
+const slotSchema = {
+  type: "object",
+  properties: {
+    slot: { type: "string", title: "Delivery slot", description: "The slots still free",
+            oneOf: [{ const: "tue-pm", title: "Tuesday 12:00-18:00" }, { const: "wed-am", title: "Wednesday 8:00-12:00" },
+                    { const: "thu-am", title: "Thursday 8:00-12:00" }] },
+    note: { type: "string", title: "Note for the driver", maxLength: 200 },
+  },
+  required: ["slot"],
+};
+function optionsFrom(country) {
+  const committed = schemaFile("ShipmentOptions");
+  const { country_code, ...rest } = committed.properties;
+  const { required, ...top } = committed;
+  assert.deepEqual(required, ["country_code"]);
+  return { ...top, properties: { country_code: { ...country_code, default: country }, ...rest } };
+}
+
 const cases = [
-  ["accept both forms", async () => {
-    const r = await book([accept(address), accept(options)]);
+  ["accept every form", async () => {
+    const r = await book([accept(address), accept(slot), accept(options)]);
     assert.equal(r.isError, false);
-    assert.match(r.text, /Shipment SHP-4471 booked to 1 High St, London SW1A 1AA, United Kingdom/);
+    assert.match(r.text, /Shipment SHP-4471 booked to 1 High St, London SW1A 1AA, United Kingdom; arriving Wednesday 8:00-12:00;/);
     assert.match(r.text, /destination country Ireland; insured for £250; signature required/);
-    // What the client was shown is exactly the committed schema of each form: the same values
-    // as the SDK parsed them, and the same text, keys in the same order, as the server wrote it.
-    assert.equal(r.asked.length, 2);
+    // What the client was shown: the committed schema for a form fixed at compile time, the
+    // hand-written one for a run-time form; the same values as the SDK parsed them, and the
+    // same text, keys in the same order, as the server wrote it.
+    assert.equal(r.asked.length, 3);
     assert.equal(r.asked[0].mode ?? "form", "form");
     assert.equal(r.asked[0].message, "Where should shipment SHP-4471 be delivered?");
     assert.deepEqual(r.asked[0].requestedSchema, schemaFile("DeliveryAddress"));
-    assert.deepEqual(r.asked[1].requestedSchema, schemaFile("ShipmentOptions"));
-    assert.equal(r.sent.length, 2);
+    assert.deepEqual(r.asked[1].requestedSchema, slotSchema);
+    assert.deepEqual(r.asked[2].requestedSchema, optionsFrom("GB"));
+    assert.equal(r.sent.length, 3);
     assert.deepEqual(Object.keys(r.sent[0]), ["mode", "message", "requestedSchema"]);
     assertSameSchemaText(r.sent[0].requestedSchema, "DeliveryAddress");
-    assertSameSchemaText(r.sent[1].requestedSchema, "ShipmentOptions");
+    assert.equal(orderedText(r.sent[1].requestedSchema), orderedText(slotSchema));
+    assert.equal(orderedText(r.sent[2].requestedSchema), orderedText(optionsFrom("GB")));
     assert.deepEqual(Object.keys(r.sent[0].requestedSchema.properties), ["street", "city", "postcode", "country_code"]);
-    assert.deepEqual(Object.keys(r.sent[1].requestedSchema.properties),
-                     ["country_code", "insured_value_gbp", "signature_required"]);
   }],
-  ["optional field left out: the default cover", async () => {
-    const r = await book([accept(address), accept({ country_code: "FR" })]);
-    assert.match(r.text, /insured for £50 \(the default cover\); signature not required/);
+  ["the destination left as prefilled, the optional field left out", async () => {
+    const r = await book([accept({ ...address, country_code: "FR" }), accept(slot), accept({})]);
+    assert.deepEqual(r.asked[2].requestedSchema, optionsFrom("FR"));
+    assert.match(r.text, /destination country France; insured for £50 \(the default cover\); signature not required/);
   }],
   ["decline the address", async () => {
     const r = await book([decline]);
@@ -112,21 +154,52 @@ const cases = [
     assert.match(r.text, /was cancelled before the delivery address was given; nothing was booked/);
   }],
   ["decline the options after giving the address", async () => {
-    const r = await book([accept(address), decline]);
+    const r = await book([accept(address), accept(slot), decline]);
     assert.equal(r.text, "Shipment SHP-4471 was not booked: you declined to give the shipment options.");
   }],
-  ["an invalid address, then a valid one", async () => {
-    const r = await book([accept({ ...address, postcode: "X", country_code: "United Kingdom" }), accept(address), accept(options)]);
+  ["an invalid address, then a valid one: plain words, the valid answers kept", async () => {
+    const r = await book([accept({ ...address, postcode: "X", country_code: "United Kingdom" }),
+                          accept({ postcode: "SW1A 1AA", country_code: "GB" }), accept(slot), accept(options)]);
     assert.equal(r.isError, false);
-    assertSameSchemaText(r.sent[1].requestedSchema, "DeliveryAddress");  // asked again, the same form
-    assert.match(r.asked[1].message, /Please check: \/postcode: Postcode must be at least 5 characters long; got 1 character\. \(minLength\); \/country_code: Country must be one of/);
-    assert.match(r.text, /booked to 1 High St/);
+    assert.equal(r.asked[1].message,
+                 "Where should shipment SHP-4471 be delivered?\n\nPlease correct these:\n" +
+                 "- Postcode must be at least 5 characters long; got 1 character.\n" +
+                 "- Country must be one of \"GB\", \"IE\", \"FR\", \"DE\", \"NL\"; got the text \"United Kingdom\".");
+    // Asked again: the same form, with what was valid prefilled (so no longer required).
+    const committed = schemaFile("DeliveryAddress");
+    const again = structuredClone(committed);
+    again.properties.street.default = "1 High St";
+    again.properties.city.default = "London";
+    again.required = ["postcode", "country_code"];
+    assert.equal(orderedText(r.sent[1].requestedSchema), orderedText(again));
+    assert.match(r.text, /booked to 1 High St, London SW1A 1AA/);
   }],
-  ["an invalid address twice", async () => {
+  ["a slot that is not offered is refused, the note kept", async () => {
+    const r = await book([accept(address), accept({ slot: "tue-am", note: "Leave it with the neighbour" }),
+                          accept({ slot: "thu-am" }), accept(options)]);
+    assert.equal(r.asked[2].message,
+                 "When should shipment SHP-4471 arrive?\n\nPlease correct this:\n" +
+                 "- Delivery slot must be one of \"tue-pm\", \"wed-am\", \"thu-am\"; got the text \"tue-am\".");
+    assert.equal(r.asked[2].requestedSchema.properties.note.default, "Leave it with the neighbour");
+    assert.match(r.text, /arriving Thursday 8:00-12:00 \(note: Leave it with the neighbour\);/);
+  }],
+  ["an invalid address three times", async () => {
     const bad = { street: 42, city: "London", postcode: "SW1A 1AA", country_code: "GB" };
-    const r = await book([accept(bad), accept(bad)]);
+    const r = await book([accept(bad), accept(bad), accept(bad)]);
     assert.equal(r.isError, true);
-    assert.match(r.text, /not booked: the delivery address was invalid: \/street: Street address must be text; got the number 42\. \(type\)/);
+    assert.match(r.text, /not booked: the delivery address was still invalid after 3 attempts: \/street: Street address must be text; got the number 42\. \(type\)/);
+  }],
+  ["the client fails to show the form: not the user's mistake", async () => {
+    const r = await book([() => { throw new Error("no display"); }]);
+    assert.equal(r.isError, true);
+    assert.equal(r.asked.length, 1, "a client error is not asked again");
+    assert.match(r.text, /not booked: the client could not ask for the delivery address: .*no display/);
+  }],
+  ["the tool call cancelled while the form is open: the server stops asking", async () => {
+    const r = await book([accept(address)], { abortOnFirst: true });
+    assert.equal(r.aborted, true);
+    assert.equal(r.asked.length, 1, "the server asked again after the call was cancelled");
+    assert.match(r.stderr, /ended: the client cancelled the request/);
   }],
 ];
 

@@ -2,19 +2,75 @@
 #pragma once
 
 #include <elicit/detail/field_spec.hpp>
+#include <elicit/detail/indices.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/value_traits.hpp>
 #include <elicit/field.hpp>
 
 #include <array>
+#include <tuple>
+#include <type_traits>
 #include <cstddef>
 #include <utility>
 
 namespace elicit::detail {
 
+// ---- Annotations beside the struct (elicit::members, field.hpp) ----
+
+template <class Form>
+concept annotated_beside = requires(const Form& f) { elicit_annotations(f); };
+
+template <class Form>
+struct beside {
+  using type = members<>;
+};
+template <annotated_beside Form>
+struct beside<Form> {
+  using type = decltype(elicit_annotations(std::declval<const Form&>()));
+};
+template <class Form>
+using beside_t = typename beside<Form>::type;
+
+// A member's type with the annotations of `M` added: a plain T becomes field<T, A...>.
+template <class M, class Member>
+struct with_annotations;
+template <fixed_string N, class... A, class T>
+struct with_annotations<member<N, A...>, T> {
+  using type = field<T, A...>;
+};
+template <fixed_string N, class... A, class T, class... B>
+struct with_annotations<member<N, A...>, field<T, B...>> {
+  using type = field<T, B..., A...>;
+};
+
+template <std::size_t K, class... M>
+using nth_t = std::tuple_element_t<K, std::tuple<M...>>;
+
+template <class Form, std::size_t I, class List>
+struct described_member {
+  using type = member_type<Form, I>;
+};
+template <class Form, std::size_t I, class... M>
+  requires(sizeof...(M) > 0)
+struct described_member<Form, I, members<M...>> {
+  static constexpr std::size_t k = [] {
+    std::size_t at = 0, found = sizeof...(M);
+    ((found = found == sizeof...(M) && M::name() == member_name<Form, I>() ? at : found, ++at), ...);
+    return found;
+  }();
+  using type = typename std::conditional_t<k == sizeof...(M), std::type_identity<member_type<Form, I>>,
+                                           with_annotations<nth_t<k % sizeof...(M), M...>, member_type<Form, I>>>::type;
+};
+
+// Member I's type as the form describes it: its own, with the annotations written beside the
+// struct for its name. What the description and the rules read (reading an answer writes the
+// member itself).
+template <class Form, std::size_t I>
+using described_member_t = typename described_member<Form, I, beside_t<Form>>::type;
+
 template <class Form, std::size_t I>
 constexpr field_spec describe_member() {
-  using parts = field_parts<member_type<Form, I>>;
+  using parts = field_parts<described_member_t<Form, I>>;
   using value = typename parts::value;
   using traits = value_traits<without_optional_t<value>>;
   field_spec s;
@@ -32,6 +88,7 @@ constexpr field_spec describe_member() {
     s.enum_type = type_id<E>;
     for (const enum_entry& e : enum_table<E>) s.titled = s.titled || !e.title.empty();
   }
+  if constexpr (requires { traits::runtime_options; }) s.runtime_options = true;
   parts::apply(s);
   if constexpr (traits::known) {
     if (!s.minimum) s.minimum = traits::lowest;
@@ -44,8 +101,17 @@ template <class Form, std::size_t I>
 inline constexpr field_spec spec_of = describe_member<Form, I>();
 
 template <class Form>
-inline constexpr auto form_spec = []<std::size_t... I>(std::index_sequence<I...>) {
+inline constexpr auto form_spec = with_indices<member_count<Form>>([]<std::size_t... I>(std::index_sequence<I...>) {
   return std::array<field_spec, sizeof...(I)>{spec_of<Form, I>...};
-}(std::make_index_sequence<member_count<Form>>{});
+});
+
+// The first field whose choices are given at run time (elicit::choice), or member_count.
+template <class Form>
+constexpr std::size_t first_runtime_field() {
+  const auto& specs = form_spec<Form>;
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].runtime_options) return i;
+  return specs.size();
+}
 
 }  // namespace elicit::detail

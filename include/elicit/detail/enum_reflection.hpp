@@ -5,6 +5,7 @@
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/fnv1a.hpp>
 #include <elicit/detail/identifier.hpp>
+#include <elicit/detail/indices.hpp>
 
 #include <algorithm>
 #include <array>
@@ -175,11 +176,10 @@ constexpr auto reflect_names() noexcept {
   constexpr std::size_t count = static_cast<std::size_t>(last - first + 1);
   std::array<std::string_view, reflected_max - reflected_min + 1> names{};
   for (std::string_view& name : names) name = {};  // GCC 12 needs every element written here
-  [&]<std::size_t... C>(std::index_sequence<C...>) {
-    (name_chunk<E, first + static_cast<int>(C * reflect_chunk)>(
-         names, std::make_index_sequence<std::min(reflect_chunk, count - C * reflect_chunk)>{}),
-     ...);
-  }(std::make_index_sequence<(count + reflect_chunk - 1) / reflect_chunk>{});
+  for_each_index<(count + reflect_chunk - 1) / reflect_chunk>([&]<std::size_t C>() {
+    name_chunk<E, first + static_cast<int>(C * reflect_chunk)>(
+        names, std::make_index_sequence<std::min(reflect_chunk, count - C * reflect_chunk)>{});
+  });
   return names;
 }
 

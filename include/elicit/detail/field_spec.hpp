@@ -5,21 +5,12 @@
 
 #include <elicit/detail/enum_reflection.hpp>
 #include <elicit/detail/number.hpp>
+#include <elicit/value_type.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
-
-namespace elicit {
-
-// The JSON type of a field, as a client renders it.
-enum class value_type : unsigned char { boolean, integer, number, string, single_select, multi_select };
-
-// The `format` keyword of a string field.
-enum class format : unsigned char { none, date, date_time, email, uri };
-
-}  // namespace elicit
 
 namespace elicit::detail {
 
@@ -96,6 +87,7 @@ struct field_spec {
   bool titled = false;
   bool legacy_names = false;
   bool not_secret = false;  // the author vouches that a credential-like name is no credential
+  bool runtime_options = false;  // an elicit::choice field: its options are given per request (form<F>)
   default_spec def{};
 
   [[nodiscard]] constexpr bool is_select() const noexcept {

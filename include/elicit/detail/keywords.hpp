@@ -16,26 +16,6 @@
 
 namespace elicit::detail {
 
-constexpr std::string_view type_keyword(value_type t) noexcept {
-  switch (t) {
-    case value_type::boolean: return "boolean";
-    case value_type::integer: return "integer";
-    case value_type::number: return "number";
-    case value_type::multi_select: return "array";
-    default: return "string";
-  }
-}
-
-constexpr std::string_view format_keyword(format f) noexcept {
-  switch (f) {
-    case format::date: return "date";
-    case format::date_time: return "date-time";
-    case format::email: return "email";
-    case format::uri: return "uri";
-    default: return "";
-  }
-}
-
 // The wire value of an enumerator the field offers (the rules ensure it is offered).
 constexpr std::string_view wire_of(const field_spec& s, std::int64_t value) noexcept {
   const enum_entry* e = s.option_for(value);

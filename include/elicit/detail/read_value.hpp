@@ -56,20 +56,34 @@ inline constexpr bool is_enum_container<std::vector<E>> = std::is_enum_v<E>;
 template <class E>
 inline constexpr bool is_enum_container<std::set<E>> = std::is_enum_v<E>;
 
-template <class E>
-std::optional<E> read_choice(const nlohmann::json& j, const field_spec& s, const reporter& r) {
+template <class T>
+inline constexpr bool is_choice_container = false;
+template <>
+inline constexpr bool is_choice_container<std::vector<choice>> = true;
+template <>
+inline constexpr bool is_choice_container<std::set<choice>> = true;
+
+// The option `j` names, or nothing (reported) when it names none of the field's options.
+inline const enum_entry* read_option(const nlohmann::json& j, const field_spec& s, const reporter& r) {
   const std::string* wire = j.get_ptr<const std::string*>();
   const enum_entry* choice = wire != nullptr ? find_choice(s, *wire) : nullptr;
   if (choice == nullptr && r.out.full()) {
     r.out.omit();  // counted, not described: a long list of wrong items costs no message each
-    return std::nullopt;
+    return nullptr;
   }
-  if (choice == nullptr) {
+  if (choice == nullptr)
     r(wire != nullptr ? "enum" : "type",
       message(label_of(s), " must be one of ", choices_of{s}, "; got ", described{j}, "."));
-    return std::nullopt;
-  }
-  return static_cast<E>(choice->value);
+  return choice;
+}
+
+// An enumerator, or a run-time choice (by its wire value), from the option it names.
+template <class E>
+std::optional<E> read_choice(const nlohmann::json& j, const field_spec& s, const reporter& r) {
+  const enum_entry* option = read_option(j, s, r);
+  if (option == nullptr) return std::nullopt;
+  if constexpr (std::is_same_v<E, choice>) return choice{std::string(option->wire)};
+  else return static_cast<E>(option->value);
 }
 
 // Reads `j` into `out` when it meets the field's schema; otherwise reports every rule it
@@ -144,16 +158,16 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     if (t->has_fraction)
       return r("format", message(label_of(s), " holds whole seconds; got a fraction of a second in ", described{j}, "."));
     out = t->instant;
-  } else if constexpr (std::is_enum_v<V>) {
-    if (const auto e = read_choice<V>(j, s, r)) out = *e;
-  } else if constexpr (is_enum_container<V>) {
+  } else if constexpr (std::is_enum_v<V> || std::is_same_v<V, choice>) {
+    if (auto e = read_choice<V>(j, s, r)) out = std::move(*e);
+  } else if constexpr (is_enum_container<V> || is_choice_container<V>) {
     using E = typename V::value_type;
     if (!j.is_array()) return report_type(r, s, "a list of choices", j);
     const std::size_t before = r.out.total();
     check_items(s, j.size(), r);
     V selected;
     for (std::size_t i = 0; i < j.size(); ++i) {
-      if (const auto e = read_choice<E>(j[i], s, r.at(i))) selected.insert(selected.end(), *e);
+      if (auto e = read_choice<E>(j[i], s, r.at(i))) selected.insert(selected.end(), std::move(*e));
     }
     // A std::set keeps each choice once: repeats must not make up the minimum.
     if (r.out.total() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)

@@ -219,7 +219,7 @@ constexpr problem value_problem(const field_spec& s) {
   if (s.min_length && s.max_length && *s.min_length > *s.max_length)
     return problem::min_length_above_max_length;
   if (s.min_items && s.max_items && *s.min_items > *s.max_items) return problem::min_items_above_max_items;
-  if (s.min_items && *s.min_items > s.option_count) return problem::min_items_above_options;
+  if (s.min_items && !s.runtime_options && *s.min_items > s.option_count) return problem::min_items_above_options;
   if (!s.has_default()) return problem::none;
   const default_spec& d = s.def;
   const bool several = d.kind == kind::mixed || (d.kind == kind::enumerators && d.enumerator_count > 1);
@@ -250,7 +250,7 @@ constexpr problem value_problem(const field_spec& s) {
 
 template <class Form, std::size_t I>
 constexpr problem member_problem() {
-  using member = member_type<Form, I>;
+  using member = described_member_t<Form, I>;
   using value = typename field_parts<std::remove_cv_t<member>>::value;
   if constexpr (!std::is_same_v<member, std::remove_cv_t<member>>) {
     return type_problem<member>();
@@ -330,18 +330,64 @@ constexpr std::size_t first_repeated_name() {
   return specs.size();
 }
 
+// Annotations beside the struct for a name it has no member of: the diagnostic shows the name
+// (elicit::member<"...">) in its "required from" line.
+template <class Form, class Member>
+struct annotated_name_rule {
+  static constexpr bool ok = [] {
+    for (const field_spec& s : form_spec<Form>)
+      if (s.member == Member::name()) return true;
+    return false;
+  }();
+  static_assert(ok, "elicit: elicit::member names a member this struct does not have: check its spelling against the struct");
+};
+
+// The same name twice: one list of annotations per member.
+template <class Form, class Member, std::size_t Times>
+struct repeated_name_rule {
+  static constexpr bool ok = Times == 1;
+  static_assert(ok, "elicit: elicit::member names the same member twice: list all its annotations in one elicit::member");
+};
+
+template <class M, class... All>
+inline constexpr std::size_t times_named = (std::size_t{0} + ... + (All::name() == M::name() ? 1u : 0u));
+
+template <class Form, class List = beside_t<Form>>
+inline constexpr bool annotated_names_ok = true;
+template <class Form, class... M>
+inline constexpr bool annotated_names_ok<Form, members<M...>> =
+    (annotated_name_rule<Form, M>::ok && ...) && (repeated_name_rule<Form, M, times_named<M, M...>>::ok && ...);
+
 template <class Form>
 constexpr bool members_ok() {
-  constexpr bool each_ok = []<std::size_t... I>(std::index_sequence<I...>) {
-    return (member_rules<Form, I>::ok && ...);
-  }(std::make_index_sequence<member_count<Form>>{});
+  constexpr bool each_ok = with_indices<member_count<Form>>(
+      []<std::size_t... I>(std::index_sequence<I...>) { return (member_rules<Form, I>::ok && ...); });
   if constexpr (!each_ok) {
+    return false;
+  } else if constexpr (!annotated_names_ok<Form>) {
     return false;
   } else {
     constexpr std::size_t repeated = first_repeated_name<Form>();
     if constexpr (repeated != member_count<Form>) return unique_name_rule<Form, repeated>::ok;
     else return true;
   }
+}
+
+// A field whose choices are given at run time has no schema of its own: the diagnostic names it.
+template <class Form, std::size_t I, auto Member = probe_of<Form, I>()>
+struct fixed_options_rule {
+  static_assert(I == static_cast<std::size_t>(-1),
+                "elicit: this field's choices are given at run time (elicit::choice): build the form per request "
+                "with elicit::form<F>().choices(...), and ask and decode with it");
+  static constexpr bool ok = false;
+};
+
+// True when every field's choices are known at compile time; otherwise the one diagnostic.
+template <class Form>
+constexpr bool options_fixed() {
+  constexpr std::size_t i = first_runtime_field<Form>();
+  if constexpr (i != member_count<Form>) return fixed_options_rule<Form, i>::ok;
+  else return true;
 }
 
 template <class Form>
@@ -354,17 +400,16 @@ struct form_rules {
     if constexpr (aggregate) return member_count<T>;
     else return std::size_t{1};
   }();
-  static_assert(count > 0, "elicit: a form needs at least one field");
   static_assert(count <= max_fields, "elicit: a form has at most 100 fields; a question that large belongs in configuration, not in a form");
 
   static constexpr bool references = [] {
-    if constexpr (aggregate && count > 0 && count <= max_fields) return has_reference_member<T>;
+    if constexpr (aggregate && count <= max_fields) return has_reference_member<T>;
     else return false;
   }();
   static_assert(!references, "elicit: a form cannot have a reference member: store the value itself");
 
   static constexpr bool ok = [] {
-    if constexpr (aggregate && count > 0 && count <= max_fields && !references) return members_ok<T>();
+    if constexpr (aggregate && count <= max_fields && !references) return members_ok<T>();
     else return false;
   }();
 };

@@ -4,6 +4,7 @@
 
 #include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/number.hpp>
+#include <elicit/choice.hpp>
 #include <elicit/enums.hpp>
 #include <elicit/formats.hpp>
 
@@ -89,6 +90,20 @@ template <class E>
   requires std::is_enum_v<E>
 struct value_traits<std::set<E>> : simple_traits<value_type::multi_select> {
   using enum_type = E;
+};
+
+// Run-time choices: their options come with the form<F> that asks, per request.
+template <>
+struct value_traits<choice> : simple_traits<value_type::single_select> {
+  static constexpr bool runtime_options = true;
+};
+template <>
+struct value_traits<std::vector<choice>> : simple_traits<value_type::multi_select> {
+  static constexpr bool runtime_options = true;
+};
+template <>
+struct value_traits<std::set<choice>> : simple_traits<value_type::multi_select> {
+  static constexpr bool runtime_options = true;
 };
 
 template <class T>

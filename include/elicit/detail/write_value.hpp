@@ -7,6 +7,7 @@
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/value_traits.hpp>
+#include <elicit/choice.hpp>
 #include <elicit/formats.hpp>
 
 #include <nlohmann/json.hpp>
@@ -39,9 +40,11 @@ nlohmann::ordered_json write_value(const field_spec& s, const V& v) {
     return format_date_time(v);
   } else if constexpr (std::is_enum_v<V>) {
     return wire_for(s, v);
+  } else if constexpr (std::is_same_v<V, choice>) {
+    return v.value;
   } else {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (const auto& e : v) list.push_back(wire_for(s, e));
+    for (const auto& e : v) list.push_back(write_value(s, e));
     return list;
   }
 }

@@ -1,0 +1,42 @@
+// elicit::choice: a choice whose options are known only at run time (rows of a table, the
+// slots still free), given per request through elicit::form<F> (form.hpp).
+//
+//   struct Pick {
+//     elicit::field<elicit::choice, elicit::title<"Repository">> repo;          // pick one
+//     elicit::field<std::vector<elicit::choice>, elicit::items<1, 3>> labels;   // pick one to three
+//   };
+//   auto f = elicit::form<Pick>()
+//                .choices(&Pick::repo, {{"r-17", "elicit"}, {"r-42", "glaze"}})   // {wire value, title}
+//                .choices(&Pick::labels, {"bug", "docs", "perf"});                // wire values alone
+//
+// The answer holds the wire value the user picked (`r->repo->value == "r-17"`), checked
+// against the options that form offered. elicit::schema_json<Pick> does not compile: a schema
+// with no options is no question.
+#pragma once
+
+#include <compare>
+#include <string>
+#include <utility>
+
+namespace elicit {
+
+// The option the user picked, by its wire value.
+struct choice {
+  std::string value;
+
+  friend bool operator==(const choice&, const choice&) = default;
+  friend std::strong_ordering operator<=>(const choice&, const choice&) = default;
+};
+
+// One option of a run-time choice: its wire value, and the label a client shows ("" for none:
+// the client shows the wire value).
+struct offer {
+  std::string value;
+  std::string title{};
+
+  offer(std::string wire_value) : value(std::move(wire_value)) {}  // NOLINT: a plain value is an offer
+  offer(const char* wire_value) : value(wire_value) {}             // NOLINT
+  offer(std::string wire_value, std::string label) : value(std::move(wire_value)), title(std::move(label)) {}
+};
+
+}  // namespace elicit

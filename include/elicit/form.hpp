@@ -1,0 +1,514 @@
+// elicit::form<F>: a form made per request, from the compile-time description of F, refined
+// with run-time data before it is sent, and the same value then decodes the answer, so that
+// what the user was offered is exactly what is checked.
+//
+//   auto f = elicit::form<Booking>()
+//                .choices(&Booking::slot, {{"s-0900", "9:00"}, {"s-0930", "9:30"}})  // elicit::choice field
+//                .range(&Booking::party, 1, seats_left)                              // narrowed, never widened
+//                .default_value(&Booking::email, account.email);                     // prefilled
+//   send(elicit::form_params(f, "Book a table"));
+//   elicit::response<Booking> r = f.decode(reply_text);   // "s-1000" or a party of 7 is refused
+//
+// A field is named by a pointer to its member or by its property key. Every refinement is
+// checked when it is made, by the same rules the decoder applies; one that the field cannot
+// take throws form_error, naming the field, and leaves the form as it was. A form that is not
+// refined writes exactly elicit::schema_json<F>.
+#pragma once
+
+#include <elicit/choice.hpp>
+#include <elicit/decode.hpp>
+#include <elicit/detail/describe.hpp>
+#include <elicit/detail/field_spec.hpp>
+#include <elicit/detail/indices.hpp>
+#include <elicit/detail/keywords.hpp>
+#include <elicit/detail/message.hpp>
+#include <elicit/detail/read_value.hpp>
+#include <elicit/detail/reflection.hpp>
+#include <elicit/detail/utf8.hpp>
+#include <elicit/detail/write_value.hpp>
+#include <elicit/field_info.hpp>
+#include <elicit/schema.hpp>
+
+#include <boost/pfr.hpp>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ranges>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace elicit {
+
+// Thrown by a refinement a field cannot take, by naming a field the form does not have, and by
+// asking or decoding a form whose run-time choices were never given. The message names the field.
+class form_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+namespace detail {
+
+// A std::string sink for the schema writer of keywords.hpp: the same writer as the
+// compile-time schema, so a form with no refinement writes the same bytes.
+struct string_sink {
+  std::string text;
+  void put(char c) { text += c; }
+  void put(std::string_view s) { text += s; }
+};
+
+// What a form<F> owns for one field: the run-time parts its description points into.
+struct refinements {
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  std::optional<std::vector<offer>> offers;  // an elicit::choice field's options, once given
+  std::vector<enum_entry> entries;           // the offers as the writer and the checks read them
+  nlohmann::json default_value;              // as a client would send it; null: the compile-time one
+  std::vector<std::int64_t> default_options;  // the default's options, by their value in `entries`
+};
+
+// The index of the option whose wire value is `wire`, as enum_entry::value; -1 for none.
+inline std::int64_t option_value(const field_spec& s, std::string_view wire) noexcept {
+  const enum_entry* e = find_choice(s, wire);
+  return e != nullptr ? e->value : -1;
+}
+
+// The default_spec that `value` (a client's JSON for the field) reads as, pointing into `r`.
+inline default_spec default_from_json(const field_spec& s, refinements& r) {
+  const nlohmann::json& v = r.default_value;
+  default_spec d;
+  if (v.is_boolean()) {
+    d.kind = default_spec::kind_t::boolean;
+    d.boolean = v.get<bool>();
+  } else if (const auto n = json_number(v)) {
+    d.kind = default_spec::kind_t::number;
+    d.num = *n;
+  } else if (v.is_string() && !s.is_select()) {
+    d.kind = default_spec::kind_t::text;
+    d.text = v.get_ref<const std::string&>();
+  } else {  // a select: its options by value; one that is not offered is left out (and refused)
+    r.default_options.clear();
+    if (v.is_string()) r.default_options.push_back(option_value(s, v.get_ref<const std::string&>()));
+    if (v.is_array())
+      for (const nlohmann::json& item : v)
+        if (item.is_string()) r.default_options.push_back(option_value(s, item.get_ref<const std::string&>()));
+    d.kind = default_spec::kind_t::enumerators;
+    d.enumerators = r.default_options.data();
+    d.enumerator_count = r.default_options.size();
+    d.enum_type = s.enum_type;
+  }
+  return d;
+}
+
+// Points the field's description at what `r` owns: called after every change and every copy.
+inline void link(field_spec& s, const field_spec& base, refinements& r) {
+  s.title = r.title ? std::string_view(*r.title) : base.title;
+  s.description = r.description ? std::string_view(*r.description) : base.description;
+  if (r.offers) {
+    r.entries.clear();
+    s.titled = false;
+    for (std::size_t i = 0; i < r.offers->size(); ++i) {
+      const offer& o = (*r.offers)[i];
+      r.entries.push_back({static_cast<std::int64_t>(i), o.value, o.title});
+      s.titled = s.titled || !o.title.empty();
+    }
+    s.options = r.entries.data();
+    s.option_count = r.entries.size();
+  }
+  s.def = r.default_value.is_null() ? base.def : default_from_json(s, r);
+}
+
+// What is wrong with a field's options, or "".
+inline std::string offered_problem(const field_spec& s) {
+  if (s.option_count == 0) return "offer at least one choice";
+  for (std::size_t i = 0; i < s.option_count; ++i) {
+    const enum_entry& o = s.options[i];
+    if (o.wire.empty()) return message("option ", i + 1, " has an empty value");
+    if (!is_utf8(o.wire) || !is_utf8(o.title)) return message("option ", i + 1, " is not valid UTF-8");
+    for (std::size_t j = 0; j < i; ++j)
+      if (s.options[j].wire == o.wire) return message("the value \"", o.wire, "\" is offered twice");
+  }
+  return {};
+}
+
+// What is wrong with one field's refined description, or "": the bounds among themselves, the
+// options, and the default, read by the decoder's own checks as if a client had sent it.
+template <class Value>
+std::string field_problem(const field_spec& s, const refinements& r) {
+  if (!is_utf8(s.title) || !is_utf8(s.description)) return "the title and description must be valid UTF-8";
+  using traits = value_traits<without_optional_t<Value>>;
+  if constexpr (requires { traits::type_min; }) {
+    const std::optional<number> lo = traits::type_min, hi = traits::type_max;
+    if ((s.minimum && !within(*s.minimum, lo, hi)) || (s.maximum && !within(*s.maximum, lo, hi)))
+      return "a minimum or maximum lies outside what the field's C++ type can hold";
+  }
+  if (r.offers)
+    if (std::string p = offered_problem(s); !p.empty()) return p;
+  if (s.minimum && s.maximum && compare(*s.minimum, *s.maximum) > 0) return "the minimum is above the maximum";
+  if (s.min_length && s.max_length && *s.min_length > *s.max_length) return "the minimum length is above the maximum";
+  if (s.min_items && s.max_items && *s.min_items > *s.max_items) return "min_items is above max_items";
+  if (s.min_items && (!s.runtime_options || r.offers) && *s.min_items > s.option_count)
+    return message("min_items (", *s.min_items, ") asks for more choices than the ", s.option_count, " offered");
+  const nlohmann::json given = !r.default_value.is_null() ? r.default_value
+                               : s.has_default()          ? default_json(s)
+                                                          : nlohmann::json();
+  if (given.is_null() || (s.runtime_options && !r.offers)) return {};
+  violation_list found;
+  Value held{};
+  read_value(given, s, held, reporter{found, s.wire});
+  if (!found.empty()) return message("the default ", given.dump(), " is refused: ", found[0].message);
+  return {};
+}
+
+template <class Form, std::size_t I>
+using field_value_t = typename field_parts<described_member_t<Form, I>>::value;
+
+// field_problem for field I, chosen by an index known at run time.
+template <class Form>
+std::string problem_of(std::size_t i, const field_spec& s, const refinements& r) {
+  std::string found;
+  for_each_index<member_count<Form>>([&]<std::size_t I>() {
+    if (I == i) found = field_problem<field_value_t<Form, I>>(s, r);
+  });
+  return found;
+}
+
+template <class Form>
+inline constexpr bool form_askable = [] {
+  if constexpr (!form_rules<Form>::ok) return false;
+  else return no_secrets<Form>();
+}();
+
+}  // namespace detail
+
+template <class Form>
+class form {
+  static constexpr std::size_t count = detail::member_count<Form>;
+  struct index_tag {
+    std::size_t i;
+  };
+
+ public:
+  // A field of the form: a pointer to its member (&Booking::slot) or its property key ("slot").
+  // Throws form_error for a key the form does not have.
+  class field_ref {
+   public:
+    template <class M>
+      requires(!std::is_function_v<M>)
+    field_ref(M Form::*member) : index_(index_of(member)) {}  // NOLINT: a member names its field
+    field_ref(std::string_view key) : index_(index_of(key)) {}  // NOLINT
+    field_ref(const char* key) : field_ref(std::string_view(key)) {}  // NOLINT
+    [[nodiscard]] std::size_t index() const noexcept { return index_; }
+
+   private:
+    friend class form;
+    explicit field_ref(index_tag t) noexcept : index_(t.i) {}
+    std::size_t index_;
+  };
+
+  // The form as F describes it at compile time. Throws only std::bad_alloc.
+  form() : d_(std::make_unique<data>()) { (void)detail::form_askable<Form>; }
+  form(const form& other) : d_(std::make_unique<data>(other.d())) { relink(); }
+  form(form&&) noexcept = default;
+  form& operator=(const form& other) {
+    if (this != &other) *this = form(other);
+    return *this;
+  }
+  form& operator=(form&&) noexcept = default;
+  ~form() = default;
+
+  // ---- Refinements: each throws form_error, naming the field, when it cannot be made ----
+
+  // The label a client shows.
+  form& title(field_ref f, std::string text) {
+    return refine(f, [&](detail::field_spec&, detail::refinements& r) { r.title = std::move(text); });
+  }
+  // The helper text under the field.
+  form& description(field_ref f, std::string text) {
+    return refine(f, [&](detail::field_spec&, detail::refinements& r) { r.description = std::move(text); });
+  }
+
+  // The options of an elicit::choice field (or a std::vector / std::set of them), in the order
+  // given: {wire value, title} pairs, or wire values alone. With any title the field is titled
+  // (oneOf / items.anyOf), otherwise plain (enum / items.enum). Refused: a field that is not an
+  // elicit::choice, no option, an empty or repeated wire value, a default no longer offered.
+  form& choices(field_ref f, std::vector<offer> options) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements& r) {
+      if (!s.runtime_options)
+        fail(s, "its options are fixed at compile time; only an elicit::choice field takes choices()");
+      r.offers = std::move(options);
+    });
+  }
+  template <std::ranges::input_range R>
+    requires std::constructible_from<offer, std::ranges::range_reference_t<R>>
+  form& choices(field_ref f, const R& options) {
+    std::vector<offer> list;
+    for (auto&& o : options) list.emplace_back(o);
+    return choices(f, std::move(list));
+  }
+
+  // The value the field starts with, of the field's own type (an enumerator, a choice's wire
+  // value, a date...); std::nullopt removes it. It is checked as an answer would be. A field
+  // with a default is not required: a client that leaves it out sends the default.
+  template <class V>
+  form& default_value(field_ref f, const V& value) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements& r) { r.default_value = json_of(s, value); });
+  }
+  form& default_value(field_ref f, const char* value) { return default_value(f, std::string(value)); }
+
+  // Every field's default from a value of F at once (std::nullopt members left as they are).
+  // All or nothing: when one field refuses its value, no default is changed.
+  form& prefill(const Form& value) {
+    return all_or_nothing([&] {
+      detail::for_each_index<count>([&]<std::size_t I>() {
+        const auto& v = detail::value_of(boost::pfr::get<I>(value));
+        if constexpr (detail::is_optional<std::remove_cvref_t<decltype(v)>>::value) {
+          if (v) default_value(field_ref(index_tag{I}), *v);
+        } else {
+          default_value(field_ref(index_tag{I}), v);
+        }
+      });
+    });
+  }
+
+  // The fields of an answer's content that meet their rules, as defaults; the others are left
+  // as they were. What a form asked again shows: the user's valid answers, kept. Returns how
+  // many were kept. Throws only std::bad_alloc.
+  std::size_t prefill_valid(const nlohmann::json& content) {
+    if (!content.is_object() || exceeds(content, json_limits{}).has_value()) return 0;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto it = content.find(d().specs[i].wire);
+      if (it == content.end() || it->is_null()) continue;  // null is no value of any field
+      if (d().specs[i].runtime_options && d().specs[i].option_count == 0) continue;  // nothing to check it against
+      try {
+        refine(field_ref(index_tag{i}), [&](detail::field_spec&, detail::refinements& r) { r.default_value = *it; });
+        ++kept;
+      } catch (const form_error&) {
+      }
+    }
+    return kept;
+  }
+
+  // Narrows `minimum` and `maximum` of a number field; never widens them.
+  template <class Lo, class Hi>
+  form& range(field_ref f, Lo lo, Hi hi) {
+    return all_or_nothing([&] { minimum(f, lo).maximum(f, hi); });
+  }
+  template <class N>
+  form& minimum(field_ref f, N value) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_bound(s, detail::number(value), true); });
+  }
+  template <class N>
+  form& maximum(field_ref f, N value) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_bound(s, detail::number(value), false); });
+  }
+
+  // Narrows `minLength` and `maxLength` (code points) of a text field; never widens them.
+  form& length(field_ref f, std::size_t min, std::size_t max) {
+    return all_or_nothing([&] { min_length(f, min).max_length(f, max); });
+  }
+  form& min_length(field_ref f, std::size_t n) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.min_length, n, true, text_fields); });
+  }
+  form& max_length(field_ref f, std::size_t n) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.max_length, n, false, text_fields); });
+  }
+
+  // Narrows `minItems` and `maxItems` of a multi-select; never widens them.
+  form& items(field_ref f, std::size_t min, std::size_t max) {
+    return all_or_nothing([&] { min_items(f, min).max_items(f, max); });
+  }
+  form& min_items(field_ref f, std::size_t n) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.min_items, n, true, list_fields); });
+  }
+  form& max_items(field_ref f, std::size_t n) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.max_items, n, false, list_fields); });
+  }
+
+  // ---- Reading ----
+
+  // The fields as refined. The views are valid while this form lives and is not refined further.
+  [[nodiscard]] std::vector<field_info> fields() const {
+    std::vector<field_info> out;
+    for (const detail::field_spec& s : d().specs) out.emplace_back(s);
+    return out;
+  }
+
+  // The requestedSchema, as compact JSON text: byte for byte elicit::schema_json<F> when
+  // nothing was refined. Throws form_error when an elicit::choice field was given no choices.
+  [[nodiscard]] std::string schema_json() const {
+    if constexpr (!detail::form_askable<Form>) {
+      return {};
+    } else {
+      require_choices();
+      detail::string_sink out;
+      detail::write_schema(out, d().specs);
+      return std::move(out.text);
+    }
+  }
+  // The same, as a JSON value with the keys in the text's order. Throws as schema_json().
+  [[nodiscard]] nlohmann::ordered_json schema() const { return nlohmann::ordered_json::parse(schema_json()); }
+
+  // Decodes an answer to this form, as elicit::decode<F> does, against what this form offered.
+  // Throws form_error when an elicit::choice field was given no choices; otherwise only
+  // std::bad_alloc.
+  [[nodiscard]] response<Form> decode(std::string_view json_text, const decode_options& options = {}) const {
+    if constexpr (!detail::describable<Form>) return detail::not_decodable<Form>();
+    else return require_choices(), detail::decode_text<Form>(json_text, specs(), options);
+  }
+  [[nodiscard]] response<Form> decode(const char* json_text, const decode_options& options = {}) const {
+    return decode(std::string_view(json_text), options);
+  }
+  [[nodiscard]] response<Form> decode(const std::string& json_text, const decode_options& options = {}) const {
+    return decode(std::string_view(json_text), options);
+  }
+  [[nodiscard]] response<Form> decode(const nlohmann::json& result, const decode_options& options = {}) const {
+    if constexpr (!detail::describable<Form>) return detail::not_decodable<Form>();
+    else return require_choices(), detail::decode_result<Form>(result, specs(), options);
+  }
+  [[nodiscard]] decoded<Form> decode_content(const nlohmann::json& content, const decode_options& options = {}) const {
+    if constexpr (!detail::describable<Form>) return decoded<Form>(violation_list{});
+    else return require_choices(), detail::decode_content<Form>(content, specs(), options);
+  }
+
+ private:
+  struct data {
+    std::array<detail::field_spec, count> specs = detail::form_spec<Form>;
+    std::array<detail::refinements, count> refined{};
+  };
+  static constexpr unsigned text_fields = 1, list_fields = 2;
+
+  template <class M>
+  static std::size_t index_of(M Form::*member) {
+    static const Form probe{};  // the member's address in one object tells which field it is
+    const void* target = &(probe.*member);
+    std::size_t found = count;
+    detail::for_each_index<count>([&]<std::size_t I>() {
+      if (static_cast<const void*>(&boost::pfr::get<I>(probe)) == target) found = I;
+    });
+    return found;  // every member of an aggregate is one of its fields
+  }
+  static std::size_t index_of(std::string_view key) {
+    const auto& specs = detail::form_spec<Form>;
+    for (std::size_t i = 0; i < count; ++i)
+      if (specs[i].wire == key) return i;
+    for (std::size_t i = 0; i < count; ++i)  // the member's own name, when the key differs
+      if (specs[i].member == key) return i;
+    throw form_error(detail::message("elicit::form: this form has no field \"", key, "\""));
+  }
+
+  [[noreturn]] static void fail(const detail::field_spec& s, std::string_view why) {
+    throw form_error(detail::message("elicit::form: field \"", s.wire, "\": ", why));
+  }
+
+  // Applies `change` to one field, then checks the field whole; a refused change is undone.
+  template <class Change>
+  form& refine(field_ref f, Change&& change) {
+    data& all = d();
+    const std::size_t i = f.index();
+    detail::field_spec saved_spec = all.specs[i];
+    detail::refinements saved = all.refined[i];
+    try {
+      change(all.specs[i], all.refined[i]);
+      detail::link(all.specs[i], detail::form_spec<Form>[i], all.refined[i]);
+      if (std::string problem = detail::problem_of<Form>(i, all.specs[i], all.refined[i]); !problem.empty())
+        fail(all.specs[i], problem);
+    } catch (...) {
+      all.specs[i] = saved_spec;
+      all.refined[i] = std::move(saved);
+      detail::link(all.specs[i], detail::form_spec<Form>[i], all.refined[i]);
+      throw;
+    }
+    return *this;
+  }
+
+  // Two refinements as one: when the second is refused, the first is undone too.
+  template <class Change>
+  form& all_or_nothing(Change&& change) {
+    auto before = std::make_unique<data>(d());
+    try {
+      change();
+    } catch (...) {
+      d_ = std::move(before);
+      relink();
+      throw;
+    }
+    return *this;
+  }
+
+  static void narrow_bound(detail::field_spec& s, detail::number n, bool lower) {
+    if (s.type != value_type::integer && s.type != value_type::number) fail(s, "only a number field has a range");
+    if (!n.is_finite()) fail(s, "a bound must be a finite number");
+    if (s.type == value_type::integer && !n.is_whole()) fail(s, "an integer field's bound must be a whole number");
+    const std::optional<detail::number>& lo = s.minimum;
+    const std::optional<detail::number>& hi = s.maximum;
+    if (lower && lo && detail::compare(n, *lo) < 0)
+      fail(s, detail::message("a minimum of ", n, " would widen the form's own minimum of ", *lo));
+    if (!lower && hi && detail::compare(n, *hi) > 0)
+      fail(s, detail::message("a maximum of ", n, " would widen the form's own maximum of ", *hi));
+    if (lower && hi && detail::compare(n, *hi) > 0) fail(s, detail::message("a minimum of ", n, " is above the maximum of ", *hi));
+    if (!lower && lo && detail::compare(n, *lo) < 0) fail(s, detail::message("a maximum of ", n, " is below the minimum of ", *lo));
+    (lower ? s.minimum : s.maximum) = n;
+  }
+
+  static void narrow_count(detail::field_spec& s, std::optional<std::size_t>& bound, std::size_t n, bool lower,
+                           unsigned kind) {
+    if (kind == text_fields && (s.type != value_type::string || s.fmt == format::date || s.fmt == format::date_time))
+      fail(s, "only a text field has a length");
+    if (kind == list_fields && s.type != value_type::multi_select) fail(s, "only a multi-select has min_items and max_items");
+    if (bound && (lower ? n < *bound : n > *bound))
+      fail(s, detail::message("a ", lower ? "minimum" : "maximum", " of ", n, " would widen the form's own ", *bound));
+    bound = n;
+  }
+
+  template <class V>
+  static nlohmann::json json_of(const detail::field_spec& s, const V& value) {
+    if constexpr (detail::is_optional<V>::value) {
+      return value ? json_of(s, *value) : nlohmann::json();
+    } else if constexpr (std::is_same_v<V, std::nullopt_t>) {
+      return nlohmann::json();
+    } else if constexpr (std::is_convertible_v<const V&, std::string_view> && !std::is_same_v<V, std::string>) {
+      return std::string(std::string_view(value));
+    } else {
+      try {
+        return nlohmann::json(detail::write_value(s, value));
+      } catch (const std::invalid_argument& e) {  // an enumerator the field does not offer
+        fail(s, e.what());
+      }
+    }
+  }
+
+  void require_choices() const {
+    for (const detail::field_spec& s : d().specs)
+      if (s.runtime_options && s.option_count == 0)
+        fail(s, "its choices are given at run time: call choices() before asking or decoding");
+  }
+
+  [[nodiscard]] detail::runtime_specs<Form> specs() const { return {d().specs}; }
+
+  // A moved-from form reads as a fresh one, and is one again when refined.
+  data& d() {
+    if (!d_) d_ = std::make_unique<data>();
+    return *d_;
+  }
+  const data& d() const {
+    static const data fresh{};
+    return d_ ? *d_ : fresh;
+  }
+  void relink() {
+    data& all = d();
+    for (std::size_t i = 0; i < count; ++i) detail::link(all.specs[i], detail::form_spec<Form>[i], all.refined[i]);
+  }
+
+  std::unique_ptr<data> d_;
+};
+
+}  // namespace elicit
