@@ -2,16 +2,21 @@
 # elicit's two commands, each complete on a fresh Debian 12 machine (as root, or with sudo):
 #   ./build.sh sample   installs what is missing, builds, and prints the sample forms' schema files
 #   ./build.sh test     installs what is missing, then builds and runs the whole test suite
-#                       with warnings as errors: g++-12 (Debug, and Release), clang++-14
+#                       with warnings as errors: g++-12 (Debug, then clang-format and clang-tidy
+#                       on the sources, and Release), clang++-14
 #                       (Release), and AddressSanitizer + UndefinedBehaviorSanitizer (clang++-14,
 #                       Debug); then runs the four
-#                       fuzzers (decode, limits, input_responses, requestState) for 45 s each
+#                       fuzzers (decode, limits, input_responses, requestState) for 30 s each
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
 # Debian 12 packages. python3-jsonschema validates the emitted schemas and messages in the tests.
+# clang-format-14 and clang-tidy-14 run in the lint phase of the tests; nginx fronts the three
+# instances of the scale test; chromium (with the fonts it only recommends) runs the MCP
+# Inspector in the browser test.
 PACKAGES=(cmake ninja-build g++-12 clang-14 libclang-rt-14-dev libboost1.81-dev
-          nlohmann-json3-dev libfmt-dev libssl-dev libcpp-httplib-dev pkg-config catch2 python3 python3-jsonschema)
+          nlohmann-json3-dev libfmt-dev libssl-dev libcpp-httplib-dev pkg-config catch2 python3 python3-jsonschema
+          clang-format-14 clang-tidy-14 nginx chromium fonts-liberation fonts-symbola)
 JOBS=$(nproc)
 
 phase() { printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -65,10 +70,32 @@ sample() {
   phase "sample: the files are in $dir"
 }
 
+# The tracked C++ sources that clang-format keeps: all but the MCP specification's files.
+formatted_sources() {
+  git ls-files -- '*.cpp' '*.hpp' ':!:tests/spec/**'
+}
+
+# clang-tidy runs on the translation units that include each header at least once: the umbrella
+# headers compiled alone (elicit.hpp, state.hpp, the generator's) and the stdio sample, which
+# instantiates decoding and the protocol. About a minute on two cores (every header alone
+# would take four). Needs the compile_commands.json of build/NAME.
+lint() {
+  local name=$1
+  phase "lint: clang-format"
+  formatted_sources | xargs clang-format-14 --dry-run --Werror
+  phase "lint: clang-tidy"
+  local units=("build/$name"/tests/header_alone/elicit_{elicit,state,generator}_hpp.cpp
+               samples/stdio_server/shipment_server.cpp)
+  printf '%s\n' "${units[@]}" |
+    xargs -P "$JOBS" -n 1 clang-tidy-14 -p "build/$name" --quiet --warnings-as-errors='*'
+}
+
 test_all() {
   install_missing
-  configure_and_build gcc -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=g++-12 -DELICIT_WERROR=ON
+  configure_and_build gcc -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=g++-12 -DELICIT_WERROR=ON \
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
   run_tests gcc
+  lint gcc
   # The real peers (conformance suite, TypeScript SDK) run against the g++ and sanitizer builds.
   # clang++ builds Release here (-O3: what users build; the sanitizer build below is its Debug).
   configure_and_build clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_WERROR=ON \
@@ -87,11 +114,11 @@ test_all() {
     -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_HEADER_TESTS=OFF -DELICIT_DOC_TESTS=OFF
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize
   # The libFuzzer targets of tests/fuzz (decode<T>(text), decode<T>(json) and decode_content,
-  # input_responses, open<State>), under ASan + UBSan, 45 seconds each on the committed corpora:
-  # three minutes in all. --no-tests=error: a fuzz build that registered no test fails.
+  # input_responses, open<State>), under ASan + UBSan, 30 seconds each on the committed corpora:
+  # two minutes in all. --no-tests=error: a fuzz build that registered no test fails.
   phase "fuzz: configure"
   cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_FUZZ=ON \
-    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_FUZZ_SECONDS=45
+    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_FUZZ_SECONDS=30
   phase "fuzz: build"
   cmake --build build/fuzz -j "$JOBS" --target fuzz_all
   phase "fuzz: run"
@@ -101,7 +128,7 @@ test_all() {
 
 # Not part of the two commands: the benchmarks of docs/performance.md (about 30 minutes on 2 cores).
 bench() {
-  PACKAGES+=(libbenchmark-dev time)
+  PACKAGES+=(libbenchmark-dev time libsimdjson-dev)
   install_missing
   configure_and_build bench -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++-12 -DELICIT_BENCHMARKS=ON \
     -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_DIFFERENTIAL_TESTS=OFF -DELICIT_PEER_TESTS=OFF
@@ -112,9 +139,10 @@ bench() {
 case "${1:-}" in
   sample) sample ;;
   test) test_all ;;
+  lint) lint gcc ;;  # not one of the two commands: the lint phase alone, on an existing build/gcc
   bench) bench ;;
   *)
-    echo "usage: $0 sample|test|bench" >&2
+    echo "usage: $0 sample|test|bench|lint" >&2
     exit 2
     ;;
 esac

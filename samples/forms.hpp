@@ -48,8 +48,7 @@ struct DeliverySlot {
 // Who to tell when it arrives, and from when.
 struct Contact {
   elicit::field<std::string, elicit::title<"Name">, elicit::length<1, 80>> name;
-  elicit::field<elicit::email, elicit::title<"E-mail">, elicit::description<"Where the tracking link goes">>
-      email;
+  elicit::field<elicit::email, elicit::title<"E-mail">, elicit::description<"Where the tracking link goes">> email;
   elicit::field<std::optional<std::chrono::year_month_day>, elicit::title<"Not before">,
                 elicit::description<"Earliest delivery date, if it matters">>
       not_before;

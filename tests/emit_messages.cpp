@@ -38,29 +38,39 @@ int main() {
                                       elicit::digest_of(nlohmann::json::object())};
   const shipping::DeliveryAddress address{{"1 High St"}, {"London"}, {"SW1A 1AA"}, {shipping::Country::GB}};
   const shipping::ShipmentOptions options{shipping::Country::IE, {250}, {true}};
-  const forms::Choices choices{forms::ColorName::Blue, forms::Color::green, forms::medium, {forms::Priority::urgent},
-                               forms::Code::alpha, std::nullopt, {forms::ColorName::Green}, {std::set{forms::Color::red}},
+  const forms::Choices choices{forms::ColorName::Blue,
+                               forms::Color::green,
+                               forms::medium,
+                               {forms::Priority::urgent},
+                               forms::Code::alpha,
+                               std::nullopt,
+                               {forms::ColorName::Green},
+                               {std::set{forms::Color::red}},
                                {{forms::Priority::normal}}};
   const auto invalid = elicit::decode<shipping::DeliveryAddress>(R"({"action":"accept","content":{"postcode":"X"}})");
 
   for (const char* version : {"2025-11-25", "2026-07-28"}) {
     const bool v2025 = std::string_view(version) == "2025-11-25";
-    out.push_back(entry(version, "ElicitRequestFormParams", elicit::form_params<shipping::DeliveryAddress>("Where to?")));
+    out.push_back(
+        entry(version, "ElicitRequestFormParams", elicit::form_params<shipping::DeliveryAddress>("Where to?")));
     out.push_back(entry(version, "ElicitRequestFormParams", elicit::form_params<forms::Choices>("Pick")));
     out.push_back(entry(version, "ElicitRequestFormParams", elicit::form_params<forms::Plain>("All types")));
     out.push_back(entry(version, "ElicitResult", accepted(address)));
     out.push_back(entry(version, "ElicitResult", accepted(options)));
     out.push_back(entry(version, "ElicitResult", accepted(choices)));
     out.push_back(entry(version, "ElicitResult", ordered_json{{"action", "decline"}}));
-    out.push_back(entry(version, "JSONRPCErrorResponse", elicit::invalid_params_error(3, invalid.violations(), "address")));
+    out.push_back(
+        entry(version, "JSONRPCErrorResponse", elicit::invalid_params_error(3, invalid.violations(), "address")));
     if (v2025) {
       out.push_back(entry(version, "ElicitRequest", elicit::elicitation_request<shipping::ShipmentOptions>(5, "How?")));
       out.push_back(entry(version, "ElicitRequestURLParams", elicit::url_params(url)));
-      out.push_back(entry(version, "ElicitRequest",
-                          ordered_json{{"jsonrpc", "2.0"}, {"id", 6}, {"method", "elicitation/create"},
-                                       {"params", elicit::url_params(url)}}));
+      out.push_back(entry(
+          version, "ElicitRequest",
+          ordered_json{
+              {"jsonrpc", "2.0"}, {"id", 6}, {"method", "elicitation/create"}, {"params", elicit::url_params(url)}}));
       out.push_back(entry(version, "URLElicitationRequiredError", elicit::url_required_error(9, {url, url})));
-      out.push_back(entry(version, "ElicitationCompleteNotification", elicit::elicitation_complete(url.elicitation_id)));
+      out.push_back(
+          entry(version, "ElicitationCompleteNotification", elicit::elicitation_complete(url.elicitation_id)));
     } else {
       elicit::url_elicitation no_id = url;
       no_id.elicitation_id.clear();
@@ -75,7 +85,8 @@ int main() {
                               .state(elicit::seal(Progress{"A-17", 2}, ring, binding))
                               .result();
       out.push_back(entry(version, "InputRequiredResult", result));
-      for (const auto& [k, request] : result["inputRequests"].items()) out.push_back(entry(version, "InputRequest", request));
+      for (const auto& [k, request] : result["inputRequests"].items())
+        out.push_back(entry(version, "InputRequest", request));
       out.push_back(entry(version, "InputRequiredResult", elicit::input_required{}.state("only-state").result()));
       out.push_back(entry(version, "InputResponses",
                           ordered_json{{"address", accepted(address)}, {"options", {{"action", "cancel"}}}}));

@@ -32,9 +32,9 @@ void emit_form(nlohmann::ordered_json& all, const std::string& name, const elici
 int main() {
   nlohmann::ordered_json all;
   emit<forms::Plain, forms::Narrow, forms::Optionals, forms::Annotated, forms::SpecString, forms::SpecNumber,
-       forms::SpecBoolean, forms::SpecMultipleFields, forms::SpecSingleField, forms::Choices,
-       forms::SpecUntitledSingle, forms::SpecTitledSingle, forms::SpecUntitledMulti, forms::SpecTitledMulti,
-       forms::Legacy, shipping::DeliveryAddress, shipping::ShipmentOptions, shipping::Contact>(
+       forms::SpecBoolean, forms::SpecMultipleFields, forms::SpecSingleField, forms::Choices, forms::SpecUntitledSingle,
+       forms::SpecTitledSingle, forms::SpecUntitledMulti, forms::SpecTitledMulti, forms::Legacy,
+       shipping::DeliveryAddress, shipping::ShipmentOptions, shipping::Contact>(
       all,
       "Plain, Narrow, Optionals, Annotated, SpecString, SpecNumber, SpecBoolean, SpecMultipleFields, "
       "SpecSingleField, Choices, SpecUntitledSingle, SpecTitledSingle, SpecUntitledMulti, SpecTitledMulti, "

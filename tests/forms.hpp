@@ -64,14 +64,11 @@ struct Annotated {
 
 // ---- The spec's own examples (../shared/mcp-spec/2026-07-28/examples) ----------------------
 struct SpecString {
-  field<email, title<"Display Name">, description<"Description text">, length<3, 50>,
-        default_value<"user@example.com">>
+  field<email, title<"Display Name">, description<"Description text">, length<3, 50>, default_value<"user@example.com">>
       value;
 };
 struct SpecNumber {
-  field<double, title<"Display Name">, description<"Description text">, range<0, 100>,
-        default_value<50>>
-      value;
+  field<double, title<"Display Name">, description<"Description text">, range<0, 100>, default_value<50>> value;
 };
 struct SpecBoolean {
   field<bool, title<"Display Name">, description<"Description text">, default_value<false>> value;
@@ -120,22 +117,20 @@ struct Choices {
 
 // The spec's enum examples.
 struct SpecUntitledSingle {
-  field<ColorName, title<"Color Selection">, description<"Choose your favorite color">,
-        default_value<ColorName::Red>>
+  field<ColorName, title<"Color Selection">, description<"Choose your favorite color">, default_value<ColorName::Red>>
       value;
 };
 struct SpecTitledSingle {
-  field<Color, title<"Color Selection">, description<"Choose your favorite color">, default_value<Color::red>>
-      value;
+  field<Color, title<"Color Selection">, description<"Choose your favorite color">, default_value<Color::red>> value;
 };
 struct SpecUntitledMulti {
-  field<std::vector<ColorName>, title<"Color Selection">, description<"Choose your favorite colors">,
-        items<1, 2>, default_value<ColorName::Red, ColorName::Green>>
+  field<std::vector<ColorName>, title<"Color Selection">, description<"Choose your favorite colors">, items<1, 2>,
+        default_value<ColorName::Red, ColorName::Green>>
       value;
 };
 struct SpecTitledMulti {
-  field<std::vector<Color>, title<"Color Selection">, description<"Choose your favorite colors">,
-        items<1, 2>, default_value<Color::red, Color::green>>
+  field<std::vector<Color>, title<"Color Selection">, description<"Choose your favorite colors">, items<1, 2>,
+        default_value<Color::red, Color::green>>
       value;
 };
 

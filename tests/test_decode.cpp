@@ -28,9 +28,16 @@ std::vector<std::string> broken(const json& content, elicit::decode_options opti
 using strings = std::vector<std::string>;
 
 json valid_plain() {
-  return {{"flag", true},       {"count", 3},       {"big", -9007199254740993}, {"ratio", 0.25},
-          {"weight", 70.5},     {"text", "héllo"},  {"day", "2024-02-29"},     {"moment", "2025-01-31T09:30:00Z"},
-          {"mail", "a.b@ex.org"}, {"link", "https://example.com/a?b=c#d"}};
+  return {{"flag", true},
+          {"count", 3},
+          {"big", -9007199254740993},
+          {"ratio", 0.25},
+          {"weight", 70.5},
+          {"text", "héllo"},
+          {"day", "2024-02-29"},
+          {"moment", "2025-01-31T09:30:00Z"},
+          {"mail", "a.b@ex.org"},
+          {"link", "https://example.com/a?b=c#d"}};
 }
 
 }  // namespace
@@ -126,8 +133,8 @@ TEST_CASE("type: an integer field takes 30, 30.0 and 1e3, never 12.5 or text") {
 
 TEST_CASE("type: every other field rejects the wrong JSON type") {
   const std::vector<std::pair<std::string, json>> wrong{
-      {"flag", "true"}, {"ratio", "0.5"},    {"text", 5},     {"day", 20240229},
-      {"moment", 0},    {"mail", nullptr},   {"link", false}, {"flag", 1},
+      {"flag", "true"}, {"ratio", "0.5"},  {"text", 5},     {"day", 20240229},
+      {"moment", 0},    {"mail", nullptr}, {"link", false}, {"flag", 1},
   };
   for (const auto& [key, value] : wrong) {
     json c = valid_plain();
@@ -157,7 +164,13 @@ TEST_CASE("an integer outside its C++ type is reported, never wrapped or truncat
   REQUIRE(d.violations().size() == 1);
   CHECK(d.violations()[0].message == "age must be at most 130; got 3000000000.");
 
-  json n = {{"i8", -128}, {"u8", 255}, {"i16", 0}, {"u16", 0}, {"i32", 0}, {"u32", 4294967295u}, {"u64", 18446744073709551615ULL}};
+  json n = {{"i8", -128},
+            {"u8", 255},
+            {"i16", 0},
+            {"u16", 0},
+            {"i32", 0},
+            {"u32", 4294967295u},
+            {"u64", 18446744073709551615ULL}};
   CHECK(broken<forms::Narrow>(n).empty());
   n["u8"] = 256;
   n["i8"] = -129;
@@ -195,7 +208,10 @@ TEST_CASE("minLength and maxLength count code points, not bytes") {
 TEST_CASE("length bounds hold exactly at their edges, in code points of one to four bytes") {
   // DeliveryAddress: street maxLength 120, city maxLength 60, postcode minLength 5 and maxLength 8.
   const auto address = [](std::string street, std::string city, std::string postcode) {
-    return json{{"street", std::move(street)}, {"city", std::move(city)}, {"postcode", std::move(postcode)}, {"country_code", "GB"}};
+    return json{{"street", std::move(street)},
+                {"city", std::move(city)},
+                {"postcode", std::move(postcode)},
+                {"country_code", "GB"}};
   };
   const auto times = [](std::string_view unit, std::size_t n) {
     std::string out;
@@ -240,7 +256,8 @@ TEST_CASE("required, optional and default fields") {
   REQUIRE(o);
   CHECK_FALSE(o->maybe_flag.has_value());
   CHECK_FALSE(o->maybe_day.has_value());
-  const auto p = elicit::decode_content<forms::Optionals>(json{{"always", "x"}, {"maybe_count", 4}, {"maybe_day", "2000-01-01"}});
+  const auto p =
+      elicit::decode_content<forms::Optionals>(json{{"always", "x"}, {"maybe_count", 4}, {"maybe_day", "2000-01-01"}});
   REQUIRE(p);
   CHECK(p->maybe_count == 4);
   CHECK(p->maybe_day == year_month_day{year{2000}, January, day{1}});
@@ -257,8 +274,8 @@ TEST_CASE("required, optional and default fields") {
 }
 
 TEST_CASE("enum membership on wire values, never titles") {
-  json c = {{"plain", "Green"}, {"titled", "#00FF00"}, {"size", "large"}, {"code", "B"}, {"many", json::array()},
-            {"few", {"urgent"}}};
+  json c = {{"plain", "Green"}, {"titled", "#00FF00"},   {"size", "large"},
+            {"code", "B"},      {"many", json::array()}, {"few", {"urgent"}}};
   auto d = elicit::decode_content<forms::Choices>(c);
   REQUIRE(d);
   CHECK(d->plain == forms::ColorName::Green);
@@ -266,16 +283,21 @@ TEST_CASE("enum membership on wire values, never titles") {
   CHECK(d->size == forms::large);
   CHECK(d->code == forms::Code::beta);
   CHECK(*d->priority == forms::Priority::high);  // default
-  c["titled"] = "Green";                          // a title, not a value
-  c["plain"] = "green";                           // case matters
-  c["code"] = "beta";                             // the enumerator's name is not its wire value here
-  c["priority"] = "low";                          // an enumerator that is not offered
+  c["titled"] = "Green";                         // a title, not a value
+  c["plain"] = "green";                          // case matters
+  c["code"] = "beta";                            // the enumerator's name is not its wire value here
+  c["priority"] = "low";                         // an enumerator that is not offered
   CHECK(broken<forms::Choices>(c) == strings{"/plain enum", "/titled enum", "/priority enum", "/code enum"});
 }
 
 TEST_CASE("multi-selects: every item, minItems and maxItems") {
-  json c = {{"plain", "Red"}, {"titled", "#FF0000"}, {"size", "small"}, {"code", "A"},
-            {"many", {"Red", "Blue", "Red"}}, {"some", {"#0000FF", "#FF0000"}}, {"few", {"normal", "high"}}};
+  json c = {{"plain", "Red"},
+            {"titled", "#FF0000"},
+            {"size", "small"},
+            {"code", "A"},
+            {"many", {"Red", "Blue", "Red"}},
+            {"some", {"#0000FF", "#FF0000"}},
+            {"few", {"normal", "high"}}};
   auto d = elicit::decode_content<forms::Choices>(c);
   REQUIRE(d);
   CHECK(d->many == std::vector{forms::ColorName::Red, forms::ColorName::Blue, forms::ColorName::Red});
@@ -310,7 +332,8 @@ TEST_CASE("format: email") {
     c["mail"] = ok;
     CHECK(broken<forms::Plain>(c).empty());
   }
-  for (const char* bad : {"", "plain", "@b.co", "a@", "a@b", "a..b@c.de", ".a@b.co", "a@-b.co", "a b@c.de", "a@b_c.de"}) {
+  for (const char* bad :
+       {"", "plain", "@b.co", "a@", "a@b", "a..b@c.de", ".a@b.co", "a@-b.co", "a b@c.de", "a@b_c.de"}) {
     json c = valid_plain();
     c["mail"] = bad;
     INFO(bad);
@@ -319,9 +342,9 @@ TEST_CASE("format: email") {
 }
 
 TEST_CASE("format: uri") {
-  for (const char* ok : {"https://example.com", "http://u:p@h.example:8080/p/a%20th?q=1#f", "mailto:a@b.co",
-                         "urn:isbn:0451450523", "http://[::1]:80/", "http://[2001:db8::7]/c=GB?objectClass?one", "http://[v7.a:b]/",
-                         "file:///etc/hosts"}) {
+  for (const char* ok :
+       {"https://example.com", "http://u:p@h.example:8080/p/a%20th?q=1#f", "mailto:a@b.co", "urn:isbn:0451450523",
+        "http://[::1]:80/", "http://[2001:db8::7]/c=GB?objectClass?one", "http://[v7.a:b]/", "file:///etc/hosts"}) {
     json c = valid_plain();
     c["link"] = ok;
     INFO(ok);
@@ -342,8 +365,8 @@ TEST_CASE("format: date is a real calendar date") {
     c["day"] = ok;
     CHECK(broken<forms::Plain>(c).empty());
   }
-  for (const char* bad : {"2023-02-29", "1900-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-4-1",
-                          "24-01-01", "2024-01-01T00:00:00Z", "2024/01/01", ""}) {
+  for (const char* bad : {"2023-02-29", "1900-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-4-1", "24-01-01",
+                          "2024-01-01T00:00:00Z", "2024/01/01", ""}) {
     json c = valid_plain();
     c["day"] = bad;
     INFO(bad);
@@ -387,7 +410,8 @@ TEST_CASE("unknown keys are ignored, or rejected with strict") {
   c["extra"] = 1;
   c["a/b~c"] = true;
   CHECK(broken<forms::Plain>(c).empty());
-  CHECK(broken<forms::Plain>(c, {.strict = true}) == strings{"/a~1b~0c additionalProperties", "/extra additionalProperties"});
+  CHECK(broken<forms::Plain>(c, {.strict = true}) ==
+        strings{"/a~1b~0c additionalProperties", "/extra additionalProperties"});
 }
 
 TEST_CASE("all violations of one answer are reported, in field order") {
@@ -399,7 +423,8 @@ TEST_CASE("all violations of one answer are reported, in field order") {
         "/street: Street address must be text; got the number 5. (type); "
         "/city: City is required. (required); "
         "/postcode: Postcode must be at most 8 characters long; got 10 characters. (maxLength); "
-        "/country_code: Country must be one of \"GB\", \"IE\", \"FR\", \"DE\", \"NL\"; got the text \"United Kingdom\". (enum)");
+        "/country_code: Country must be one of \"GB\", \"IE\", \"FR\", \"DE\", \"NL\"; got the text \"United "
+        "Kingdom\". (enum)");
 }
 
 TEST_CASE("limits: size and depth of the text are bounded") {
@@ -407,15 +432,18 @@ TEST_CASE("limits: size and depth of the text are bounded") {
   const auto r = elicit::decode<shipping::DeliveryAddress>(big);
   REQUIRE(r.violations().size() == 1);
   CHECK(r.violations()[0].keyword == "maxBytes");
-  CHECK(elicit::decode<shipping::DeliveryAddress>(big, {.max_bytes = 4'000'000}).violations()[0].keyword == "maxLength");
+  CHECK(elicit::decode<shipping::DeliveryAddress>(big, {.max_bytes = 4'000'000}).violations()[0].keyword ==
+        "maxLength");
 
-  const std::string deep = R"({"action":"accept","content":{"street":)" + std::string(100'000, '[') + std::string(100'000, ']') + "}}";
+  const std::string deep =
+      R"({"action":"accept","content":{"street":)" + std::string(100'000, '[') + std::string(100'000, ']') + "}}";
   const auto d = elicit::decode<shipping::DeliveryAddress>(deep);
   REQUIRE(d.violations().size() == 1);
   CHECK(d.violations()[0].keyword == "maxDepth");
   // Brackets inside strings do not count.
-  const std::string text = R"({"action":"accept","content":{"street":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",)"
-                           R"("city":"x","postcode":"AB1 2CD","country_code":"NL"}})";
+  const std::string text =
+      R"({"action":"accept","content":{"street":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",)"
+      R"("city":"x","postcode":"AB1 2CD","country_code":"NL"}})";
   CHECK(elicit::decode<shipping::DeliveryAddress>(text).accepted());
   // A huge number is a violation, not a crash.
   CHECK(elicit::decode<shipping::ShipmentOptions>(R"({"action":"accept","content":{"insured_value_gbp":1e400}})")
@@ -457,8 +485,15 @@ TEST_CASE("to_content writes, and decode reads back, every form of the tests and
   round_trip(Optionals{std::nullopt, 4, std::string(), ymd(2000, 1, 1), "x"},
              R"({"maybe_count":4,"maybe_text":"","maybe_day":"2000-01-01","always":"x"})");
   round_trip(Optionals{false, std::nullopt, std::nullopt, std::nullopt, ""}, R"({"maybe_flag":false,"always":""})");
-  round_trip(Annotated{{"Ada Lovelace"}, {36}, {99.5}, {"SW1A1AA"}, {false}, {10}, {-0.5},
-                       {elicit::email("ada@example.org")}, {"ÀÉÎÕÜàéî"}},
+  round_trip(Annotated{{"Ada Lovelace"},
+                       {36},
+                       {99.5},
+                       {"SW1A1AA"},
+                       {false},
+                       {10},
+                       {-0.5},
+                       {elicit::email("ada@example.org")},
+                       {"ÀÉÎÕÜàéî"}},
              R"({"name":"Ada Lovelace","age":36,"score":99.5,"post-code":"SW1A1AA","subscribe":false,"rating":10,)"
              R"("tiny":-0.5,"contact":"ada@example.org","unicode":"ÀÉÎÕÜàéî"})");
   round_trip(SpecString{{elicit::email("a.b@example.com")}}, R"({"value":"a.b@example.com"})");
@@ -469,12 +504,26 @@ TEST_CASE("to_content writes, and decode reads back, every form of the tests and
   round_trip(SpecMultipleFields{{"Ada"}, {elicit::email("ada@example.com")}, {std::nullopt}},
              R"({"name":"Ada","email":"ada@example.com"})");
   round_trip(SpecSingleField{"Zoë"}, R"({"name":"Zoë"})");
-  round_trip(Choices{ColorName::Blue, Color::green, medium, {Priority::urgent}, Code::alpha, ColorName::Red,
-                     {ColorName::Green, ColorName::Green}, {std::set{Color::red}}, {{Priority::normal}}},
+  round_trip(Choices{ColorName::Blue,
+                     Color::green,
+                     medium,
+                     {Priority::urgent},
+                     Code::alpha,
+                     ColorName::Red,
+                     {ColorName::Green, ColorName::Green},
+                     {std::set{Color::red}},
+                     {{Priority::normal}}},
              R"({"plain":"Blue","titled":"#00FF00","size":"medium","priority":"urgent","code":"A","maybe":"Red",)"
              R"("many":["Green","Green"],"some":["#FF0000"],"few":["normal"]})");
-  round_trip(Choices{ColorName::Red, Color::blue, large, {Priority::normal}, Code::beta, std::nullopt, {},
-                     {std::set{Color::blue, Color::red}}, {{Priority::high, Priority::urgent}}},
+  round_trip(Choices{ColorName::Red,
+                     Color::blue,
+                     large,
+                     {Priority::normal},
+                     Code::beta,
+                     std::nullopt,
+                     {},
+                     {std::set{Color::blue, Color::red}},
+                     {{Priority::high, Priority::urgent}}},
              R"({"plain":"Red","titled":"#0000FF","size":"large","priority":"normal","code":"B","many":[],)"
              R"("some":["#FF0000","#0000FF"],"few":["high","urgent"]})");
   round_trip(SpecUntitledSingle{{ColorName::Green}}, R"({"value":"Green"})");
@@ -498,13 +547,18 @@ TEST_CASE("to_content writes, and decode reads back, every form of the tests and
 
 TEST_CASE("absent fields decode to the defaults the form declares") {
   // The defaults as forms.hpp declares them, written out here.
-  const forms::Annotated expected{{"Ada"}, {30}, {95.5}, {"AB123"}, {true}, {0}, {std::nullopt},
-                                  {elicit::email("user@example.com")}, {"ÀÉÎÕÜàéî"}};
-  const auto a = elicit::decode<forms::Annotated>(R"({"action":"accept","content":{"name":"Ada","post-code":"AB123","rating":0}})");
+  const forms::Annotated expected{
+      {"Ada"}, {30}, {95.5}, {"AB123"}, {true}, {0}, {std::nullopt}, {elicit::email("user@example.com")}, {"ÀÉÎÕÜàéî"}};
+  const auto a = elicit::decode<forms::Annotated>(
+      R"({"action":"accept","content":{"name":"Ada","post-code":"AB123","rating":0}})");
   REQUIRE(a.accepted());
   CHECK(boost::pfr::eq(*a, expected));
-  const auto c = elicit::decode_content<forms::Choices>(
-      json{{"plain", "Red"}, {"titled", "#FF0000"}, {"size", "small"}, {"code", "A"}, {"many", json::array()}, {"few", json::array()}});
+  const auto c = elicit::decode_content<forms::Choices>(json{{"plain", "Red"},
+                                                             {"titled", "#FF0000"},
+                                                             {"size", "small"},
+                                                             {"code", "A"},
+                                                             {"many", json::array()},
+                                                             {"few", json::array()}});
   REQUIRE(c);
   CHECK(*c->priority == forms::Priority::high);
   CHECK(*c->some == std::set{forms::Color::blue});

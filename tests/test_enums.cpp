@@ -81,8 +81,19 @@ TEST_CASE("enumerator names are reflected at compile time") {
 
 namespace {
 // Values at both ends of the reflected range and on both sides of each 32-value chunk.
-enum class Edges : short { lowest = -128, a = -97, b = -96, c = -1, d = 0, e = 31, f = 32, g = 95, h = 96, highest = 127,
-                           beyond = 128 };
+enum class Edges : short {
+  lowest = -128,
+  a = -97,
+  b = -96,
+  c = -1,
+  d = 0,
+  e = 31,
+  f = 32,
+  g = 95,
+  h = 96,
+  highest = 127,
+  beyond = 128
+};
 enum class Tiny : bool { no, yes };
 enum class Small : unsigned char { zero, top = 127, beyond = 200 };
 }  // namespace
@@ -111,14 +122,15 @@ TEST_CASE("a list of values is read from either compiler's signature") {
   STATIC_REQUIRE(gcc.names[1].empty());
   STATIC_REQUIRE(gcc.names[2] == "l1");
   // Clang 14
-  constexpr auto clang = read("f() [V = <(anonymous namespace)::Anon::b, ((anonymous namespace)::Anon)7, ns::W<int, 2>::E::x>]");
+  constexpr auto clang =
+      read("f() [V = <(anonymous namespace)::Anon::b, ((anonymous namespace)::Anon)7, ns::W<int, 2>::E::x>]");
   STATIC_REQUIRE(clang.ok);
   STATIC_REQUIRE(clang.names[0] == "b");
   STATIC_REQUIRE(clang.names[1].empty());
   STATIC_REQUIRE(clang.names[2] == "x");
   // Anything else is not guessed at: the chunk is then reflected one value at a time.
-  STATIC_REQUIRE_FALSE(read("f() [with auto ...V = {E::a, E::b}]").ok);        // two, not three
-  STATIC_REQUIRE_FALSE(read("f() [with auto ...V = {E::a, E::b, 'c'}]").ok);    // a spelling it does not know
+  STATIC_REQUIRE_FALSE(read("f() [with auto ...V = {E::a, E::b}]").ok);       // two, not three
+  STATIC_REQUIRE_FALSE(read("f() [with auto ...V = {E::a, E::b, 'c'}]").ok);  // a spelling it does not know
   STATIC_REQUIRE_FALSE(read("f() [with auto ...V = {E::a; E::b, E::c}]").ok);
   STATIC_REQUIRE_FALSE(read("").ok);
 }

@@ -72,10 +72,12 @@ TEST_CASE("forms with internal linkage and local forms work too") {
     bool confirm;
     elicit::field<int, elicit::range<1, 9>> seats;
   };
-  CHECK(elicit::schema_json<Hidden> ==
-        R"({"type":"object","properties":{"city":{"type":"string"},"guests":{"type":"integer"}},"required":["city","guests"]})");
-  CHECK(elicit::schema_json<Local> ==
-        R"({"type":"object","properties":{"confirm":{"type":"boolean"},"seats":{"type":"integer","minimum":1,"maximum":9}},"required":["confirm","seats"]})");
+  CHECK(
+      elicit::schema_json<Hidden> ==
+      R"({"type":"object","properties":{"city":{"type":"string"},"guests":{"type":"integer"}},"required":["city","guests"]})");
+  CHECK(
+      elicit::schema_json<Local> ==
+      R"({"type":"object","properties":{"confirm":{"type":"boolean"},"seats":{"type":"integer","minimum":1,"maximum":9}},"required":["confirm","seats"]})");
 }
 
 TEST_CASE("last_identifier reads the member out of both compilers' signatures") {

@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
+using Catch::Contains;
 using nlohmann::json;
 using nlohmann::ordered_json;
-using Catch::Contains;
 using namespace std::string_view_literals;
 
 namespace {
@@ -75,13 +75,13 @@ const std::string picks_defaults_schema =
 
 // A refinement the form must refuse: form_error, its message naming the field (`field`, a
 // string literal) and saying why (`why`), and the form left exactly as it was.
-#define CHECK_REFUSED(f, refinement, field, why)                                                 \
-  do {                                                                                           \
-    const std::string before_refusal = (f).schema_json();                                        \
-    CHECK_THROWS_AS(refinement, elicit::form_error);                                             \
-    CHECK((f).schema_json() == before_refusal);                                                  \
-    CHECK_THROWS_WITH(refinement, Contains("field \"" field "\"") && Contains(why));              \
-    CHECK((f).schema_json() == before_refusal);                                                  \
+#define CHECK_REFUSED(f, refinement, field, why)                                     \
+  do {                                                                               \
+    const std::string before_refusal = (f).schema_json();                            \
+    CHECK_THROWS_AS(refinement, elicit::form_error);                                 \
+    CHECK((f).schema_json() == before_refusal);                                      \
+    CHECK_THROWS_WITH(refinement, Contains("field \"" field "\"") && Contains(why)); \
+    CHECK((f).schema_json() == before_refusal);                                      \
   } while (false)
 
 static_assert(elicit::has_runtime_choices<rt::Picks>);
@@ -208,20 +208,21 @@ TEST_CASE("form: a default on one field at a time, of each kind", "[form]") {
 }
 
 TEST_CASE("form: a default on every kind of field, written whole", "[form]") {
-  CHECK(rt::kinds_defaults().schema_json() ==
-        R"({"type":"object","properties":{)"
-        R"("text":{"type":"string","default":"Ada"},)"
-        R"("count":{"type":"integer","default":4},)"
-        R"("ratio":{"type":"number","default":0.25},)"
-        R"("flag":{"type":"boolean","default":true},)"
-        R"("color":{"type":"string","oneOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},)"
-        R"({"const":"#0000FF","title":"Blue"}],"default":"#00FF00"},)"
-        R"("pick":{"type":"string","enum":["a","b"],"default":"b"},)"
-        R"("picks":{"type":"array","items":{"anyOf":[{"const":"x","title":"Ex"},{"const":"y","title":"Why"}]},)"
-        R"("default":["y","x"]},)"
-        R"("day":{"type":"string","format":"date","default":"2024-02-29"},)"
-        R"("mail":{"type":"string","format":"email","default":"ada@example.org"},)"
-        R"("colors":{"type":"array","items":{"type":"string","enum":["Red","Green","Blue"]},"default":["Blue","Red"]}}})");
+  CHECK(
+      rt::kinds_defaults().schema_json() ==
+      R"({"type":"object","properties":{)"
+      R"("text":{"type":"string","default":"Ada"},)"
+      R"("count":{"type":"integer","default":4},)"
+      R"("ratio":{"type":"number","default":0.25},)"
+      R"("flag":{"type":"boolean","default":true},)"
+      R"("color":{"type":"string","oneOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},)"
+      R"({"const":"#0000FF","title":"Blue"}],"default":"#00FF00"},)"
+      R"("pick":{"type":"string","enum":["a","b"],"default":"b"},)"
+      R"("picks":{"type":"array","items":{"anyOf":[{"const":"x","title":"Ex"},{"const":"y","title":"Why"}]},)"
+      R"("default":["y","x"]},)"
+      R"("day":{"type":"string","format":"date","default":"2024-02-29"},)"
+      R"("mail":{"type":"string","format":"email","default":"ada@example.org"},)"
+      R"("colors":{"type":"array","items":{"type":"string","enum":["Red","Green","Blue"]},"default":["Blue","Red"]}}})");
 }
 
 TEST_CASE("form: a default replaces a compile-time one", "[form]") {
@@ -347,7 +348,8 @@ TEST_CASE("form: lengths narrowed", "[form]") {
   CHECK(prop(f, "note") == R"({"type":"string","title":"Anything else?","minLength":3,"maxLength":140})");
   // An e-mail is text: it takes a length.
   f.max_length(&rt::Booking::email, 40);
-  CHECK(prop(f, "email") == R"({"type":"string","title":"E-mail","maxLength":40,"format":"email","default":"ada@example.org"})");
+  CHECK(prop(f, "email") ==
+        R"({"type":"string","title":"E-mail","maxLength":40,"format":"email","default":"ada@example.org"})");
   // Narrowing to the same bound is not widening.
   f.length(&rt::Booking::note, 3, 140);
   CHECK(prop(f, "note") == R"({"type":"string","title":"Anything else?","minLength":3,"maxLength":140})");
@@ -358,24 +360,28 @@ TEST_CASE("form: items narrowed", "[form]") {
   const std::string priorities =
       R"([{"const":"urgent","title":"Urgent!"},{"const":"high","title":"High"},{"const":"normal","title":"normal"}])";
   CHECK(prop(c, "few") == R"({"type":"array","minItems":1,"maxItems":1,"items":{"anyOf":)" + priorities + "}}");
-  CHECK(prop(c, "some") == R"({"type":"array","minItems":1,"maxItems":2,"items":{"anyOf":[{"const":"#FF0000","title":"Red"},)"
-                           R"({"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}]},"default":["#0000FF"]})");
+  CHECK(prop(c, "some") ==
+        R"({"type":"array","minItems":1,"maxItems":2,"items":{"anyOf":[{"const":"#FF0000","title":"Red"},)"
+        R"({"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}]},"default":["#0000FF"]})");
   CHECK(prop(c, "priority") == R"({"type":"string","oneOf":)" + priorities + R"(,"default":"urgent"})");
 
   elicit::form<rt::Picks> p = rt::picks_titled();
   p.min_items(&rt::Picks::many, 2).max_items(&rt::Picks::some, 2);
   CHECK(prop(p, "many") == R"({"type":"array","minItems":2,"items":{"anyOf":[{"const":"bug","title":"Bug"},)"
                            R"({"const":"docs","title":"Docs"},{"const":"perf","title":"perf"}]}})");
-  CHECK(prop(p, "some") == R"({"type":"array","minItems":1,"maxItems":2,"items":{"anyOf":[{"const":"s","title":"Small"},)"
-                           R"({"const":"m","title":"Medium"},{"const":"l","title":"Large"}]}})");
+  CHECK(prop(p, "some") ==
+        R"({"type":"array","minItems":1,"maxItems":2,"items":{"anyOf":[{"const":"s","title":"Small"},)"
+        R"({"const":"m","title":"Medium"},{"const":"l","title":"Large"}]}})");
 }
 
 TEST_CASE("form: title and description at run time", "[form]") {
   elicit::form<shipping::DeliveryAddress> f;
   f.title(&shipping::DeliveryAddress::postcode, "Eircode").description("postcode", "e.g. D02 X285");
-  CHECK(prop(f, "postcode") == R"({"type":"string","title":"Eircode","description":"e.g. D02 X285","minLength":5,"maxLength":8})");
+  CHECK(prop(f, "postcode") ==
+        R"({"type":"string","title":"Eircode","description":"e.g. D02 X285","minLength":5,"maxLength":8})");
   f.description(&shipping::DeliveryAddress::street, "Line \"1\"\n");  // escaped as JSON
-  CHECK(prop(f, "street") == R"({"type":"string","title":"Street address","description":"Line \"1\"\n","maxLength":120})");
+  CHECK(prop(f, "street") ==
+        R"({"type":"string","title":"Street address","description":"Line \"1\"\n","maxLength":120})");
   // Violation messages name the field by its run-time title.
   const auto r = f.decode(accept(R"({"street":"1 Main St","city":"Dublin","postcode":"D02","country_code":"IE"})"));
   REQUIRE(r.violations().size() == 1);
@@ -424,8 +430,10 @@ TEST_CASE("form: options that are empty, repeated or without a value are refused
 
 TEST_CASE("form: a widened bound is refused", "[form]") {
   elicit::form<rt::Booking> f = rt::booking();  // party: 1..6 (20 at compile time)
-  CHECK_REFUSED(f, f.minimum(&rt::Booking::party, 0), "party", "a minimum of 0 would widen the form's own minimum of 1");
-  CHECK_REFUSED(f, f.maximum(&rt::Booking::party, 7), "party", "a maximum of 7 would widen the form's own maximum of 6");
+  CHECK_REFUSED(f, f.minimum(&rt::Booking::party, 0), "party",
+                "a minimum of 0 would widen the form's own minimum of 1");
+  CHECK_REFUSED(f, f.maximum(&rt::Booking::party, 7), "party",
+                "a maximum of 7 would widen the form's own maximum of 6");
   CHECK_REFUSED(f, f.maximum(&rt::Booking::party, 21), "party", "would widen");
   CHECK_REFUSED(f, f.range(&rt::Booking::party, 0, 6), "party", "would widen");
   CHECK_REFUSED(f, f.max_length(&rt::Booking::note, 201), "note", "a maximum of 201 would widen the form's own 200");
@@ -466,7 +474,7 @@ TEST_CASE("form: a bound the field's C++ type cannot hold is refused", "[form]")
   // type can hold"); a run-time bound must not state a range the field cannot hold either.
   elicit::form<forms::Plain> p;
   CHECK_REFUSED(p, p.maximum(&forms::Plain::count, 3000000000LL), "count", "C++ type");  // an int
-  CHECK_REFUSED(p, p.minimum(&forms::Plain::weight, -1e39), "weight", "C++ type");        // a float
+  CHECK_REFUSED(p, p.minimum(&forms::Plain::weight, -1e39), "weight", "C++ type");       // a float
   elicit::form<forms::Narrow> n;
   CHECK_REFUSED(n, n.maximum(&forms::Narrow::u32, 5000000000LL), "u32", "C++ type");
 }
@@ -529,7 +537,8 @@ TEST_CASE("form: a default that is not offered is refused", "[form]") {
   CHECK_REFUSED(f, f.default_value(&rt::Picks::some, std::set<elicit::choice>{}), "some", "is refused");  // min 1
   // An enumerator its options leave out.
   elicit::form<forms::Choices> c;
-  CHECK_REFUSED(c, c.default_value(&forms::Choices::priority, forms::Priority::low), "priority", "not one of its options");
+  CHECK_REFUSED(c, c.default_value(&forms::Choices::priority, forms::Priority::low), "priority",
+                "not one of its options");
   // Choices given after a default must still offer it.
   elicit::form<rt::Picks> g;
   g.default_value(&rt::Picks::one, "r-42");
@@ -560,10 +569,10 @@ TEST_CASE("form: min_items above the number of options is refused", "[form]") {
 TEMPLATE_TEST_CASE("form: with no refinement, byte for byte elicit::schema_json<F>", "[form]", forms::Plain,
                    forms::Narrow, forms::Optionals, forms::Annotated, forms::SpecString, forms::SpecNumber,
                    forms::SpecBoolean, forms::SpecMultipleFields, forms::SpecSingleField, forms::Choices,
-                   forms::SpecUntitledSingle, forms::SpecTitledSingle, forms::SpecUntitledMulti,
-                   forms::SpecTitledMulti, forms::Legacy, shipping::DeliveryAddress, shipping::ShipmentOptions,
-                   shipping::Contact, edited::Booking, lint::Long, lint::Clean, rt::Account, rt::Wide,
-                   rt::PartySize, elicit::confirmation) {
+                   forms::SpecUntitledSingle, forms::SpecTitledSingle, forms::SpecUntitledMulti, forms::SpecTitledMulti,
+                   forms::Legacy, shipping::DeliveryAddress, shipping::ShipmentOptions, shipping::Contact,
+                   edited::Booking, lint::Long, lint::Clean, rt::Account, rt::Wide, rt::PartySize,
+                   elicit::confirmation) {
   const elicit::form<TestType> f;
   CHECK(f.schema_json() == elicit::schema_json<TestType>);
   CHECK(f.schema() == elicit::schema<TestType>());
@@ -630,10 +639,14 @@ TEST_CASE("form: a value inside the compile-time range but outside the narrowed 
         strings{"/age minimum"});
   CHECK(broken(narrowed.decode(accept(R"({"name":"A","post-code":"SW1AA","rating":6,"score":96.5})"))) ==
         strings{"/name minLength", "/score maximum", "/post-code minLength", "/rating maximum"});
-  CHECK(elicit::decode<forms::Annotated>(accept(R"({"name":"A","post-code":"SW1AA","rating":6,"score":96.5})")).accepted());
-  CHECK(broken(rt::choices_narrowed().decode_content(
-            json{{"plain", "Red"}, {"titled", "#FF0000"}, {"size", "small"}, {"code", "A"}, {"many", json::array()},
-                 {"few", {"high", "urgent"}}})) == strings{"/few maxItems"});
+  CHECK(elicit::decode<forms::Annotated>(accept(R"({"name":"A","post-code":"SW1AA","rating":6,"score":96.5})"))
+            .accepted());
+  CHECK(broken(rt::choices_narrowed().decode_content(json{{"plain", "Red"},
+                                                          {"titled", "#FF0000"},
+                                                          {"size", "small"},
+                                                          {"code", "A"},
+                                                          {"many", json::array()},
+                                                          {"few", {"high", "urgent"}}})) == strings{"/few maxItems"});
   CHECK(broken(rt::party_size_narrowed().decode(accept(R"({"party_size":7})"))) == strings{"/party_size maximum"});
 }
 
@@ -704,7 +717,8 @@ TEST_CASE("form: decode(text), decode(json) and decode_content agree", "[form]")
   }
   CHECK(f.decode(accept(R"({"slot":"s-0900","party":1})")).accepted());
   // Decode options pass through.
-  const auto strict = f.decode(accept(R"({"slot":"s-0900","party":1,"extra":true})"), elicit::decode_options{.strict = true});
+  const auto strict =
+      f.decode(accept(R"({"slot":"s-0900","party":1,"extra":true})"), elicit::decode_options{.strict = true});
   CHECK(broken(strict) == strings{"/extra additionalProperties"});
 }
 
@@ -712,9 +726,12 @@ TEST_CASE("form: an elicit::choice with no choices cannot be asked or decoded", 
   const elicit::form<rt::Booking> f;
   CHECK_THROWS_WITH(f.schema_json(), Contains("field \"slot\"") && Contains("call choices()"));
   CHECK_THROWS_AS(f.schema(), elicit::form_error);
-  CHECK_THROWS_WITH(f.decode(accept(R"({"slot":"s-0900","party":1})")), Contains("field \"slot\"") && Contains("call choices()"));
-  CHECK_THROWS_WITH(f.decode(json::parse(accept(R"({"slot":"s-0900","party":1})"))), Contains("field \"slot\"") && Contains("call choices()"));
-  CHECK_THROWS_WITH(f.decode_content(json{{"slot", "s-0900"}, {"party", 1}}), Contains("field \"slot\"") && Contains("call choices()"));
+  CHECK_THROWS_WITH(f.decode(accept(R"({"slot":"s-0900","party":1})")),
+                    Contains("field \"slot\"") && Contains("call choices()"));
+  CHECK_THROWS_WITH(f.decode(json::parse(accept(R"({"slot":"s-0900","party":1})"))),
+                    Contains("field \"slot\"") && Contains("call choices()"));
+  CHECK_THROWS_WITH(f.decode_content(json{{"slot", "s-0900"}, {"party", 1}}),
+                    Contains("field \"slot\"") && Contains("call choices()"));
   CHECK_THROWS_AS(elicit::form_params(f, "Book"), elicit::form_error);
   CHECK_THROWS_AS(elicit::input_required{}.ask("booking", f, "Book"), elicit::form_error);
   // The first field without choices is the one named, whichever it is.
@@ -740,7 +757,8 @@ TEST_CASE("form: copies are independent, and a moved-from form reads as a fresh 
   g.choices(&rt::Booking::slot, {"s-1000"}).range(&rt::Booking::party, 2, 4).title(&rt::Booking::note, "Note!");
   CHECK(f.schema_json() == original);
   CHECK(prop(g, "slot") == R"({"type":"string","title":"Time slot","enum":["s-1000"]})");
-  CHECK(prop(g, "party") == R"({"type":"integer","title":"Party size","description":"6 seats are left","minimum":2,"maximum":4})");
+  CHECK(prop(g, "party") ==
+        R"({"type":"integer","title":"Party size","description":"6 seats are left","minimum":2,"maximum":4})");
   CHECK(g.decode(late).accepted());
   CHECK_FALSE(f.decode(late).accepted());
   CHECK(f.fields()[0].options().size() == 2);
@@ -808,18 +826,19 @@ TEST_CASE("form: the protocol builders take a form", "[form]") {
                      {"params", {{"mode", "form"}, {"message", "Book a table"}, {"requestedSchema", schema}}}});
   CHECK(elicit::elicitation_request(7, f, "Book a table").dump() ==
         R"({"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"mode":"form","message":"Book a table",)"
-        R"("requestedSchema":)" + booking_schema + "}}");
+        R"("requestedSchema":)" +
+            booking_schema + "}}");
   const auto result = elicit::input_required{}.ask("booking", f, "Book a table").result();
   CHECK(result["inputRequests"]["booking"] == elicit::form_request(f, "Book a table"));
   const elicit::elicitation_modes url_only{.form = false, .url = true};
   CHECK_THROWS_AS(elicit::input_required{url_only}.ask("booking", f, "Book"), elicit::unsupported_mode);
 
-  const elicit::input_responses answers(json{
-      {"inputResponses",
-       {{"late", {{"action", "accept"}, {"content", {{"slot", "s-1000"}, {"party", 2}}}}},
-        {"big", {{"action", "accept"}, {"content", {{"slot", "s-0900"}, {"party", 7}}}}},
-        {"good", {{"action", "accept"}, {"content", {{"slot", "s-0900"}, {"party", 6}}}}},
-        {"no", {{"action", "decline"}}}}}});
+  const elicit::input_responses answers(
+      json{{"inputResponses",
+            {{"late", {{"action", "accept"}, {"content", {{"slot", "s-1000"}, {"party", 2}}}}},
+             {"big", {{"action", "accept"}, {"content", {{"slot", "s-0900"}, {"party", 7}}}}},
+             {"good", {{"action", "accept"}, {"content", {{"slot", "s-0900"}, {"party", 6}}}}},
+             {"no", {{"action", "decline"}}}}}});
   CHECK(broken(answers.get("late", f)) == strings{"/slot enum"});
   CHECK(broken(answers.get("big", f)) == strings{"/party maximum"});
   const auto good = answers.get("good", f);
@@ -852,7 +871,8 @@ TEST_CASE("form: a confirmation is answered by its action alone", "[form]") {
         strings{"/x additionalProperties"});
   CHECK(broken(elicit::decode<elicit::confirmation>(accept("3"))) == strings{" type"});
   CHECK(elicit::form_params<elicit::confirmation>("Delete the file?") ==
-        ordered_json{{"mode", "form"}, {"message", "Delete the file?"},
+        ordered_json{{"mode", "form"},
+                     {"message", "Delete the file?"},
                      {"requestedSchema", {{"type", "object"}, {"properties", ordered_json::object()}}}});
   const elicit::form<elicit::confirmation> f;
   CHECK(f.decode(R"({"action":"decline"})").outcome() == elicit::outcome::declined);
@@ -885,8 +905,9 @@ TEST_CASE("form: a single value, whose answer reads as that value", "[form]") {
 
   // A single run-time choice.
   const auto s = rt::slot_pick();
-  CHECK(s.schema_json() == R"({"type":"object","properties":{"slot":{"type":"string","title":"Slot","oneOf":[)"
-                           R"({"const":"s-0900","title":"9:00"},{"const":"s-0930","title":"9:30"}]}},"required":["slot"]})");
+  CHECK(s.schema_json() ==
+        R"({"type":"object","properties":{"slot":{"type":"string","title":"Slot","oneOf":[)"
+        R"({"const":"s-0900","title":"9:00"},{"const":"s-0930","title":"9:30"}]}},"required":["slot"]})");
   const auto picked = s.decode(accept(R"({"slot":"s-0930"})"));
   REQUIRE(picked.accepted());
   const elicit::choice& c = *picked;
@@ -895,7 +916,8 @@ TEST_CASE("form: a single value, whose answer reads as that value", "[form]") {
 
   // Other value types.
   using Agree = elicit::single<"agree", bool, elicit::default_value<true>>;
-  CHECK(elicit::schema_json<Agree> == R"({"type":"object","properties":{"agree":{"type":"boolean","default":true}}})"sv);
+  CHECK(elicit::schema_json<Agree> ==
+        R"({"type":"object","properties":{"agree":{"type":"boolean","default":true}}})"sv);
   const auto agreed = elicit::decode<Agree>(accept("{}"));
   REQUIRE(agreed.accepted());
   CHECK(static_cast<bool>(agreed->get()));
@@ -903,7 +925,8 @@ TEST_CASE("form: a single value, whose answer reads as that value", "[form]") {
   CHECK(elicit::schema_json<When> == R"({"type":"object","properties":{"when":{"type":"string","format":"date"}}})"sv);
   const auto when = elicit::decode<When>(accept(R"({"when":"2024-02-29"})"));
   REQUIRE(when.accepted());
-  CHECK(when->get() == std::chrono::year_month_day{std::chrono::year{2024}, std::chrono::February, std::chrono::day{29}});
+  CHECK(when->get() ==
+        std::chrono::year_month_day{std::chrono::year{2024}, std::chrono::February, std::chrono::day{29}});
 }
 
 // ---- 7. The description of a form's fields --------------------------------------------------------

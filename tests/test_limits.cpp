@@ -73,8 +73,9 @@ void integer_edges() {
   using limits = std::numeric_limits<I>;
   const auto answer = [](const std::string& n) { return R"({"action":"accept","content":{"value":)" + n + "}}"; };
   INFO(typeid(I).name());
-  for (const auto& [text, ok] : {std::pair{beyond<I>(limits::min(), 0), true}, std::pair{beyond<I>(limits::max(), 0), true},
-                                 std::pair{beyond<I>(limits::min(), -1), false}, std::pair{beyond<I>(limits::max(), 1), false}}) {
+  for (const auto& [text, ok] :
+       {std::pair{beyond<I>(limits::min(), 0), true}, std::pair{beyond<I>(limits::max(), 0), true},
+        std::pair{beyond<I>(limits::min(), -1), false}, std::pair{beyond<I>(limits::max(), 1), false}}) {
     INFO(text);
     const auto from_text = elicit::decode<One<I>>(answer(text));
     const auto from_json = elicit::decode<One<I>>(json::parse(answer(text)));
@@ -137,8 +138,8 @@ TEST_CASE("deep nesting is refused on every path, and never crashes") {
     CHECK(elicit::modes_from_initialize(params).form);
   }
   SECTION("a request as text") {
-    const auto parsed = elicit::parse_json(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":)" +
-                                           nested_text(very_deep) + "}");
+    const auto parsed =
+        elicit::parse_json(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":)" + nested_text(very_deep) + "}");
     REQUIRE_FALSE(parsed);
     CHECK(parsed.error()->keyword == "maxDepth");
     CHECK_THROWS_AS(parsed.value(), std::logic_error);
@@ -207,7 +208,8 @@ TEST_CASE("a flood of wrong items gives a bounded list and a bounded error") {
 TEST_CASE("unknown keys of any length give short violations") {
   const std::string key(100'000, 'k');
   const auto r = elicit::decode<shipping::DeliveryAddress>(
-      R"({"action":"accept","content":{")" + key + R"(":1,"street":"1 High St","city":"Leeds","postcode":"LS1 4AP","country_code":"GB"}})",
+      R"({"action":"accept","content":{")" + key +
+          R"(":1,"street":"1 High St","city":"Leeds","postcode":"LS1 4AP","country_code":"GB"}})",
       {.strict = true});
   REQUIRE(r.violations().size() == 1);
   CHECK(r.violations()[0].keyword == "additionalProperties");
@@ -224,7 +226,8 @@ TEST_CASE("a NUL byte is not the end of the text") {
   const auto r = elicit::decode<Form>(with_nul);
   REQUIRE(r.violations().size() == 1);
   CHECK(r.violations()[0].keyword == "json");
-  CHECK(r.violations()[0].message == "The answer is not valid JSON (at byte " + std::to_string(valid.size() + 1) + ").");
+  CHECK(r.violations()[0].message ==
+        "The answer is not valid JSON (at byte " + std::to_string(valid.size() + 1) + ").");
   CHECK(elicit::parse_json(with_nul).error()->keyword == "json");
   CHECK(elicit::parse_json(std::string("\0", 1)).error()->keyword == "json");
 }

@@ -7,7 +7,7 @@
 
 #include <elicit/state.hpp>
 
-#include <elicit/detail/secrets.hpp>
+#include <elicit/impl/secrets.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -25,7 +25,6 @@ struct GitHub {
   elicit::field<std::string, elicit::title<"GitHub Username">, elicit::description<"Your GitHub username">> name;
 };
 
-
 }  // namespace
 
 TEST_CASE("form requests reproduce the spec's ElicitRequest example") {
@@ -41,7 +40,8 @@ TEST_CASE("form requests reproduce the spec's ElicitRequest example") {
         R"("properties":{"name":{"type":"string","description":"Your full name"},)"
         R"("email":{"type":"string","description":"Your email address","format":"email"},)"
         R"("age":{"type":"number","description":"Your age","minimum":18}},"required":["name","email"]}})");
-  CHECK(json::parse(params.dump()) == json::parse(spec_example("ElicitRequestFormParams/elicit-multiple-fields.json").dump()));
+  CHECK(json::parse(params.dump()) ==
+        json::parse(spec_example("ElicitRequestFormParams/elicit-multiple-fields.json").dump()));
   const auto request = elicit::elicitation_request<GitHub>(7, "Who are you?");
   CHECK(request["jsonrpc"] == "2.0");
   CHECK(request["id"] == 7);
@@ -50,8 +50,8 @@ TEST_CASE("form requests reproduce the spec's ElicitRequest example") {
 }
 
 TEST_CASE("URL mode: params of both versions, the -32042 error and the completion notification") {
-  CHECK(elicit::url_params({"https://mcp.example.com/ui/set_api_key", "Please provide your API key to continue.", ""}) ==
-        spec_example("ElicitRequestURLParams/elicit-sensitive-data.json"));
+  CHECK(elicit::url_params({"https://mcp.example.com/ui/set_api_key", "Please provide your API key to continue.",
+                            ""}) == spec_example("ElicitRequestURLParams/elicit-sensitive-data.json"));
   const std::string id = elicit::new_elicitation_id();
   CHECK(id.size() == 32);
   CHECK(id != elicit::new_elicitation_id());
@@ -62,15 +62,17 @@ TEST_CASE("URL mode: params of both versions, the -32042 error and the completio
   CHECK(error["error"]["data"]["elicitations"][0]["elicitationId"] == id);
   CHECK_THROWS_AS(elicit::url_required_error(1, {{"https://a.example/", "x", ""}}), std::invalid_argument);
   CHECK_THROWS_AS(elicit::url_params({"not a uri", "x", ""}), std::invalid_argument);
-  CHECK(elicit::elicitation_complete(id) ==
-        ordered_json{{"jsonrpc", "2.0"}, {"method", "notifications/elicitation/complete"}, {"params", {{"elicitationId", id}}}});
+  CHECK(elicit::elicitation_complete(id) == ordered_json{{"jsonrpc", "2.0"},
+                                                         {"method", "notifications/elicitation/complete"},
+                                                         {"params", {{"elicitationId", id}}}});
 }
 
 TEST_CASE("InputRequiredResult reproduces the spec's examples") {
-  const ordered_json sampling{{"method", "sampling/createMessage"},
-                              {"params",
-                               {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "What is the capital of France?"}}}}}},
-                                {"maxTokens", 100}}}};
+  const ordered_json sampling{
+      {"method", "sampling/createMessage"},
+      {"params",
+       {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "What is the capital of France?"}}}}}},
+        {"maxTokens", 100}}}};
   struct Login {
     std::string name;
   };
@@ -118,18 +120,25 @@ TEST_CASE("a server never asks in a mode the client did not declare") {
       json{{"protocolVersion", "2025-11-25"}, {"capabilities", {{"elicitation", {{"form", json::object()}}}}}});
   CHECK((init.form && !init.url));
   const auto per_request = elicit::modes_from_request(
-      json{{"name", "ship"}, {"_meta", {{"io.modelcontextprotocol/clientCapabilities", {{"elicitation", {{"url", json::object()}}}}}}}});
+      json{{"name", "ship"},
+           {"_meta", {{"io.modelcontextprotocol/clientCapabilities", {{"elicitation", {{"url", json::object()}}}}}}}});
   CHECK((!per_request.form && per_request.url));
   CHECK_FALSE(elicit::modes_from_request(json{{"name", "ship"}}).form);
 
   CHECK_THROWS_AS(elicit::input_required{url_only}.ask<GitHub>("login", "Who?"), elicit::unsupported_mode);
-  CHECK_THROWS_AS(elicit::input_required{implicit}.ask_url("key", {"https://a.example/", "Go", ""}), elicit::unsupported_mode);
+  CHECK_THROWS_AS(elicit::input_required{implicit}.ask_url("key", {"https://a.example/", "Go", ""}),
+                  elicit::unsupported_mode);
   // With both modes declared, both kinds of request go out, in the order asked, each as the spec shapes it.
-  CHECK(elicit::input_required{both}.ask<GitHub>("login", "Who?").ask_url("key", {"https://a.example/", "Go", "x"}).result().dump() ==
-        R"({"resultType":"input_required","inputRequests":{)"
-        R"("login":{"method":"elicitation/create","params":{"mode":"form","message":"Who?","requestedSchema":{"type":"object",)"
-        R"("properties":{"name":{"type":"string","title":"GitHub Username","description":"Your GitHub username"}},"required":["name"]}}},)"
-        R"("key":{"method":"elicitation/create","params":{"mode":"url","url":"https://a.example/","message":"Go"}}}})");
+  CHECK(
+      elicit::input_required{both}
+          .ask<GitHub>("login", "Who?")
+          .ask_url("key", {"https://a.example/", "Go", "x"})
+          .result()
+          .dump() ==
+      R"({"resultType":"input_required","inputRequests":{)"
+      R"("login":{"method":"elicitation/create","params":{"mode":"form","message":"Who?","requestedSchema":{"type":"object",)"
+      R"("properties":{"name":{"type":"string","title":"GitHub Username","description":"Your GitHub username"}},"required":["name"]}}},)"
+      R"("key":{"method":"elicitation/create","params":{"mode":"url","url":"https://a.example/","message":"Go"}}}})");
   // 2026-07-28's URL requests carry no elicitation id, even when one is given.
   const auto r = elicit::input_required{both}.ask_url("key", {"https://a.example/", "Go", "abc"}).result();
   CHECK_FALSE(r["inputRequests"]["key"]["params"].contains("elicitationId"));
@@ -166,7 +175,8 @@ TEST_CASE("InputResponses: accepted, invalid, declined, cancelled and missing an
 
   // The spec's InputResponses example.
   const elicit::input_responses example(
-      json{{"inputResponses", json::parse(spec_example("InputResponses/elicitation-and-sampling-input-responses.json").dump())}});
+      json{{"inputResponses",
+            json::parse(spec_example("InputResponses/elicitation-and-sampling-input-responses.json").dump())}});
   CHECK(example.get<GitHub>("github_login")->name == std::string("octocat"));
 
   const elicit::input_responses first_call(json{{"name", "ship"}});
@@ -183,18 +193,46 @@ TEST_CASE("invalid answers become a JSON-RPC -32602 error with the violations in
   CHECK(error["error"]["data"]["inputKey"] == "address");
   REQUIRE(error["error"]["data"]["violations"].size() == 3);
   CHECK(error["error"]["data"]["violations"][1] ==
-        ordered_json{{"pointer", "/postcode"}, {"keyword", "minLength"},
+        ordered_json{{"pointer", "/postcode"},
+                     {"keyword", "minLength"},
                      {"message", "Postcode must be at least 5 characters long; got 1 character."}});
   CHECK(error["error"]["message"].get<std::string>().starts_with("Invalid answer to \"address\": /city"));
 }
 
 TEST_CASE("credential-like field names are recognised by their head noun") {
   using elicit::detail::looks_like_credential;
-  for (const char* name : {"password", "db_password", "dbPassword", "passwd", "secret", "client_secret", "token",
-                           "accessToken", "access_token", "api_key", "apiKey", "APIKey", "apikey", "private_key",
-                           "card_number", "cardNumber", "cvv", "cvc", "otp", "otp_code", "pin", "PIN", "pin_code",
-                           "ssh-private-key", "verificationCode", "passphrase", "aws_secret_access_key",
-                           "password_confirmation", "pin_number", "one_time_code", "totp", "mfaCode"}) {
+  for (const char* name : {"password",
+                           "db_password",
+                           "dbPassword",
+                           "passwd",
+                           "secret",
+                           "client_secret",
+                           "token",
+                           "accessToken",
+                           "access_token",
+                           "api_key",
+                           "apiKey",
+                           "APIKey",
+                           "apikey",
+                           "private_key",
+                           "card_number",
+                           "cardNumber",
+                           "cvv",
+                           "cvc",
+                           "otp",
+                           "otp_code",
+                           "pin",
+                           "PIN",
+                           "pin_code",
+                           "ssh-private-key",
+                           "verificationCode",
+                           "passphrase",
+                           "aws_secret_access_key",
+                           "password_confirmation",
+                           "pin_number",
+                           "one_time_code",
+                           "totp",
+                           "mfaCode"}) {
     INFO(name);
     CHECK(looks_like_credential(name));
   }

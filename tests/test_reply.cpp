@@ -1,4 +1,4 @@
-// decode(text) reads the answer straight from the parser's events (detail/reply.hpp), without
+// decode(text) reads the answer straight from the parser's events (impl/reply.hpp), without
 // building the document; decode(json) reads the parsed document. They must judge every answer
 // alike: same action, same violations in the same order, same value. Here on hand-picked
 // documents (repeated keys, keys in any order, content that is not an object, nesting in
@@ -46,48 +46,50 @@ elicit::outcome same_reading_strict_or_not(const std::string& text) {
 }  // namespace
 
 TEST_CASE("decode(text) and decode(json) read hand-picked answers alike") {
-  for (const std::string text : {
-           R"({"action":"accept","content":{"country_code":"FR","insured_value_gbp":10}})",
-           R"({"content":{"country_code":"FR"},"action":"accept"})",                     // content first
-           R"({"action":"accept","content":{"country_code":"XX","country_code":"IE"}})",  // repeated field: last wins
-           R"({"action":"accept","content":{"country_code":"IE","country_code":"XX"}})",
-           R"({"action":"decline","action":"accept","content":{"country_code":"IE"}})",  // repeated action
-           R"({"action":"accept","content":{"country_code":"IE"},"content":{"insured_value_gbp":-1}})",
-           R"({"action":"accept","content":{"country_code":"IE"},"content":7})",  // repeated content, not an object
-           R"({"action":"accept","content":[1,{"a":2}],"content":{"country_code":"NL"}})",
-           R"({"action":"accept","content":null})",
-           R"({"action":"accept","content":"text"})",
-           R"({"action":"accept","content":[]})",
-           R"({"action":"accept"})",
-           R"({"action":"accept","content":{}})",
-           R"({"action":["accept"],"content":{"country_code":"IE"}})",
-           R"({"action":{"accept":true}})",
-           R"({"action":null})",
-           R"({})",
-           R"([])",
-           R"([{"action":"accept"}])",
-           R"("accept")",
-           R"(12.5)",
-           R"(null)",
-           // Unknown keys, at every level, named like the keys that matter.
-           R"({"_meta":{"action":"decline","content":{"country_code":"XX"}},"action":"accept","content":{"country_code":"GB"}})",
-           R"({"action":"accept","content":{"country_code":"GB","action":"decline","content":{"country_code":"XX"}}})",
-           R"({"action":"accept","content":{"zz":[[[{"country_code":"XX"}]]],"country_code":"GB","aa":{"b":[1,2,{}]}}})",
-           R"({"action":"accept","content":{"country_code":"GB","extra":1,"extra":2,"Extra":3,"é":4}})",
-           // Field values of every shape.
-           R"({"action":"accept","content":{"country_code":["GB"],"insured_value_gbp":{"v":1},"signature_required":[]}})",
-           R"({"action":"accept","content":{"country_code":{},"insured_value_gbp":[[]],"signature_required":null}})",
-           R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":1e3,"signature_required":true}})",
-           R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":18446744073709551615}})",
-           R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":-9223372036854775808}})",
-       }) {
+  for (
+      const std::string text : {
+          R"({"action":"accept","content":{"country_code":"FR","insured_value_gbp":10}})",
+          R"({"content":{"country_code":"FR"},"action":"accept"})",                      // content first
+          R"({"action":"accept","content":{"country_code":"XX","country_code":"IE"}})",  // repeated field: last wins
+          R"({"action":"accept","content":{"country_code":"IE","country_code":"XX"}})",
+          R"({"action":"decline","action":"accept","content":{"country_code":"IE"}})",  // repeated action
+          R"({"action":"accept","content":{"country_code":"IE"},"content":{"insured_value_gbp":-1}})",
+          R"({"action":"accept","content":{"country_code":"IE"},"content":7})",  // repeated content, not an object
+          R"({"action":"accept","content":[1,{"a":2}],"content":{"country_code":"NL"}})",
+          R"({"action":"accept","content":null})",
+          R"({"action":"accept","content":"text"})",
+          R"({"action":"accept","content":[]})",
+          R"({"action":"accept"})",
+          R"({"action":"accept","content":{}})",
+          R"({"action":["accept"],"content":{"country_code":"IE"}})",
+          R"({"action":{"accept":true}})",
+          R"({"action":null})",
+          R"({})",
+          R"([])",
+          R"([{"action":"accept"}])",
+          R"("accept")",
+          R"(12.5)",
+          R"(null)",
+          // Unknown keys, at every level, named like the keys that matter.
+          R"({"_meta":{"action":"decline","content":{"country_code":"XX"}},"action":"accept","content":{"country_code":"GB"}})",
+          R"({"action":"accept","content":{"country_code":"GB","action":"decline","content":{"country_code":"XX"}}})",
+          R"({"action":"accept","content":{"zz":[[[{"country_code":"XX"}]]],"country_code":"GB","aa":{"b":[1,2,{}]}}})",
+          R"({"action":"accept","content":{"country_code":"GB","extra":1,"extra":2,"Extra":3,"é":4}})",
+          // Field values of every shape.
+          R"({"action":"accept","content":{"country_code":["GB"],"insured_value_gbp":{"v":1},"signature_required":[]}})",
+          R"({"action":"accept","content":{"country_code":{},"insured_value_gbp":[[]],"signature_required":null}})",
+          R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":1e3,"signature_required":true}})",
+          R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":18446744073709551615}})",
+          R"({"action":"accept","content":{"country_code":"GB","insured_value_gbp":-9223372036854775808}})",
+      }) {
     same_reading_strict_or_not<shipping::ShipmentOptions>(text);
   }
-  for (const std::string text : {
-           R"({"action":"accept","content":{"plain":"Red","titled":"g","size":"L","code":"B","many":["Red",["Blue"],{"x":1}]}})",
-           R"({"action":"accept","content":{"plain":"Red","titled":"g","size":"L","code":"B","many":["Red","Red"],"some":["r"],"few":[]}})",
-           R"({"action":"accept","content":{"many":[],"many":["Green"],"plain":"Blue","titled":"b","size":"S","code":"A"}})",
-       }) {
+  for (
+      const std::string text : {
+          R"({"action":"accept","content":{"plain":"Red","titled":"g","size":"L","code":"B","many":["Red",["Blue"],{"x":1}]}})",
+          R"({"action":"accept","content":{"plain":"Red","titled":"g","size":"L","code":"B","many":["Red","Red"],"some":["r"],"few":[]}})",
+          R"({"action":"accept","content":{"many":[],"many":["Green"],"plain":"Blue","titled":"b","size":"S","code":"A"}})",
+      }) {
     same_reading_strict_or_not<forms::Choices>(text);
   }
 }
@@ -162,7 +164,7 @@ class answer_maker {
   }
   std::string action() {
     static const std::vector<std::string> actions = {R"("accept")", R"("accept")", R"("accept")", R"("decline")",
-                                                     R"("cancel")", R"("ACCEPT")", "1", "null"};
+                                                     R"("cancel")", R"("ACCEPT")", "1",           "null"};
     return actions[pick(actions.size())];
   }
   std::string content() {
@@ -186,10 +188,12 @@ class answer_maker {
   }
   std::string word() { return json(words_[pick(words_.size())]).dump(); }
   std::string scalar() {
+    // clang-format off
     static const std::vector<std::string> scalars = {"0",     "1",     "-1",    "2.5",   "1e3",  "99999999999",
                                                      "true",  "false", "null",  "5000",  "5001", "-0.0",
                                                      R"("")", R"("x")", R"("2025-01-31")", R"("2025-01-31T09:30:00Z")",
                                                      R"("a@b.co")", R"("https://e.org")"};
+    // clang-format on
     return scalars[pick(scalars.size())];
   }
   std::string value(int depth) {
@@ -217,8 +221,9 @@ class answer_maker {
 // were accepted and at least `min_invalid` were invalid (accept with content that broke a rule,
 // or a malformed result): a generator that made only one kind would compare little.
 template <class Form>
-void generated_answers_read_alike(std::vector<std::string> words, const std::map<std::string, std::vector<std::string>>& valid,
-                                  int count, int min_accepted, int min_invalid) {
+void generated_answers_read_alike(std::vector<std::string> words,
+                                  const std::map<std::string, std::vector<std::string>>& valid, int count,
+                                  int min_accepted, int min_invalid) {
   std::vector<std::string> fields;
   std::vector<valid_field> valid_fields;
   for (const auto& s : elicit::detail::form_spec<Form>) {
@@ -284,12 +289,11 @@ TEST_CASE("decode(text) and decode(json) read generated answers alike") {
        {"mail", {R"("a.b@ex.org")"}},
        {"link", {R"("https://e.org")", R"("urn:x:y")"}}},
       3000, 600, 1200);
-  generated_answers_read_alike<forms::Optionals>(
-      {"x", ""},
-      {{"maybe_flag", {"true"}},
-       {"maybe_count", {"4", "-1"}},
-       {"maybe_text", {R"("")", R"("y")"}},
-       {"maybe_day", {R"("2000-01-01")"}},
-       {"always", {R"("x")"}}},
-      2000, 400, 800);
+  generated_answers_read_alike<forms::Optionals>({"x", ""},
+                                                 {{"maybe_flag", {"true"}},
+                                                  {"maybe_count", {"4", "-1"}},
+                                                  {"maybe_text", {R"("")", R"("y")"}},
+                                                  {"maybe_day", {R"("2000-01-01")"}},
+                                                  {"always", {R"("x")"}}},
+                                                 2000, 400, 800);
 }

@@ -108,12 +108,9 @@ TEST_CASE("text is escaped as JSON and UTF-8 is kept as is") {
 }
 
 TEST_CASE("the spec's primitive schema examples are reproduced exactly") {
-  CHECK(property_text<forms::SpecString>("value") ==
-        spec_example("StringSchema/email-input-schema.json").dump());
-  CHECK(property_text<forms::SpecNumber>("value") ==
-        spec_example("NumberSchema/number-input-schema.json").dump());
-  CHECK(property_text<forms::SpecBoolean>("value") ==
-        spec_example("BooleanSchema/boolean-input-schema.json").dump());
+  CHECK(property_text<forms::SpecString>("value") == spec_example("StringSchema/email-input-schema.json").dump());
+  CHECK(property_text<forms::SpecNumber>("value") == spec_example("NumberSchema/number-input-schema.json").dump());
+  CHECK(property_text<forms::SpecBoolean>("value") == spec_example("BooleanSchema/boolean-input-schema.json").dump());
 }
 
 TEST_CASE("the spec's requestedSchema examples are reproduced") {
@@ -166,7 +163,8 @@ struct Année {
 }  // namespace
 
 TEST_CASE("names spelled in UTF-8 are read whole, not from their ASCII tail") {
-  CHECK(elicit::schema_json<Année> ==
-        R"({"type":"object","properties":{"année":{"type":"integer"},"couleur":{"type":"string","enum":["rouge","é_bleu"]}},)"
-        R"("required":["année","couleur"]})"sv);
+  CHECK(
+      elicit::schema_json<Année> ==
+      R"({"type":"object","properties":{"année":{"type":"integer"},"couleur":{"type":"string","enum":["rouge","é_bleu"]}},)"
+      R"("required":["année","couleur"]})"sv);
 }

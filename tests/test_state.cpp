@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-using nlohmann::json;
 using elicit::state_error;
+using nlohmann::json;
 using namespace std::chrono_literals;
 
 namespace {
@@ -39,7 +39,8 @@ const auto t0 = std::chrono::system_clock::time_point(std::chrono::seconds(1'800
 
 elicit::state_key secret(unsigned char seed) {
   std::array<unsigned char, 32> bytes{};
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(seed * 31 + i * 7 + (i * i) % 13);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<unsigned char>(seed * 31 + i * 7 + (i * i) % 13);
   return elicit::state_key::from_bytes(bytes);
 }
 
@@ -67,7 +68,8 @@ TEST_CASE("a sealed state opens where it was sealed for, and its contents stay h
   const auto ring = ring_of({{"k1", 1}});
   const Progress state{"A-17", 2, {shipping::Country::FR, shipping::Country::NL}};
   const std::string token = elicit::seal(state, ring, here, 10min, t0);
-  CHECK(token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == std::string::npos);
+  CHECK(token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") ==
+        std::string::npos);
   CHECK(token.find("A-17") == std::string::npos);  // encrypted, not merely signed
   CHECK(token.find("alice") == std::string::npos);
   CHECK(elicit::seal(state, ring, here, 10min, t0) != token);  // a fresh nonce each time
@@ -83,7 +85,9 @@ TEST_CASE("a sealed state opens where it was sealed for, and its contents stay h
 TEST_CASE("each binding is checked, and each failure has its own reason") {
   const auto ring = ring_of({{"k1", 1}});
   const std::string token = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);
-  const auto error_with = [&](elicit::state_binding b) { return elicit::open<Progress>(token, ring, b, at(t0)).error(); };
+  const auto error_with = [&](elicit::state_binding b) {
+    return elicit::open<Progress>(token, ring, b, at(t0)).error();
+  };
 
   auto other = here;
   other.audience = "billing";
@@ -196,7 +200,8 @@ TEST_CASE("anything but a token elicit wrote is refused with its reason") {
 
 TEST_CASE("the client is told one thing, whatever the reason") {
   const auto error = elicit::invalid_state_error(7);
-  CHECK(error.dump() == R"({"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid or expired requestState"}})");
+  CHECK(error.dump() ==
+        R"({"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid or expired requestState"}})");
 }
 
 TEST_CASE("keys rotate in three phases across instances without a failed open") {
@@ -215,7 +220,8 @@ TEST_CASE("keys rotate in three phases across instances without a failed open") 
   const auto new_token = elicit::seal(Progress{"new", 1, {}}, a, here, 10min, t0 + 1min);
   const auto from_b = elicit::seal(Progress{"b", 1, {}}, b, here, 10min, t0 + 1min);
   for (const auto* ring : {&a, &b})
-    for (const auto& token : {old_token, new_token, from_b}) CHECK(elicit::open<Progress>(token, *ring, here, at(t0 + 2min)));
+    for (const auto& token : {old_token, new_token, from_b})
+      CHECK(elicit::open<Progress>(token, *ring, here, at(t0 + 2min)));
   b.seal_with("2026-12");
   // 3. retire, once every old state has expired.
   CHECK_THROWS_AS(a.retire("2026-12"), std::invalid_argument);  // it seals
@@ -240,7 +246,8 @@ TEST_CASE("weak secrets and malformed key ids are refused") {
 
   elicit::key_ring ring;
   const std::string phrase = "correct horse battery staple, then some";
-  const std::span<const unsigned char> long_secret(reinterpret_cast<const unsigned char*>(phrase.data()), phrase.size());
+  const std::span<const unsigned char> long_secret(reinterpret_cast<const unsigned char*>(phrase.data()),
+                                                   phrase.size());
   CHECK_NOTHROW(ring.add("phrase", long_secret));
   CHECK_THROWS_AS(ring.add("short", long_secret.first(31)), std::invalid_argument);
   CHECK_THROWS_AS(ring.add("phrase", secret(1)), std::invalid_argument);  // already in the ring

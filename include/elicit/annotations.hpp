@@ -2,16 +2,16 @@
 //
 //   elicit::field<int, elicit::title<"Age">, elicit::range<18, 130>> age;
 //
-// Each annotation fills part of the field's description (detail/field_spec.hpp) through its
+// Each annotation fills part of the field's description (impl/field_spec.hpp) through its
 // `apply`; `slots` says which keywords it sets, so that setting one twice is caught, and
 // `fits` says which field types it belongs on. The rules that reject a wrong use live in
-// detail/rules.hpp, beside one message each.
+// impl/rules.hpp, beside one message each.
 #pragma once
 
 #include <elicit/detail/enum_reflection.hpp>
-#include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/number.hpp>
+#include <elicit/impl/field_spec.hpp>
 
 #include <array>
 #include <cstddef>
@@ -44,7 +44,7 @@ struct value_arg {
     for (std::size_t i = 0; i < M; ++i) chars[i] = text[i];
   }
   template <class E>
-    requires std::is_enum_v<E>
+    requires(std::is_enum_v<E>)
   constexpr value_arg(E e) noexcept  // NOLINT
       : kind(default_spec::kind_t::enumerators), num(underlying(e)), enum_type(type_id<E>) {}
 
@@ -57,6 +57,8 @@ struct value_arg {
     return d;
   }
 };
+// clang-format 14 misreads deduction guides ("value_arg(bool)->value_arg<0>").
+// clang-format off
 value_arg(bool) -> value_arg<0>;
 template <plain_integer T>
 value_arg(T) -> value_arg<0>;
@@ -65,8 +67,9 @@ value_arg(T) -> value_arg<0>;
 template <std::size_t M>
 value_arg(const char (&)[M]) -> value_arg<M>;
 template <class E>
-  requires std::is_enum_v<E>
+  requires(std::is_enum_v<E>)
 value_arg(E) -> value_arg<0>;
+// clang-format on
 }  // namespace detail
 
 // The label a client shows for the field.
@@ -93,55 +96,48 @@ struct name : detail::annotation_base {
   static constexpr void apply(detail::field_spec& s) noexcept { s.wire = Wire.view(); }
 };
 
-// `minimum` and `maximum` of an integer or number field (inclusive).
-template <detail::number Min, detail::number Max>
-struct range : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_minimum | detail::slot_maximum;
-  static constexpr unsigned fits = detail::fits_numbers;
-  static constexpr void apply(detail::field_spec& s) noexcept {
-    s.minimum = Min;
-    s.maximum = Max;
+namespace detail {
+// An annotation that sets one bound of a field: `Member` is the part of the description it
+// fills, `Slot` the keyword it sets (two that set the same one clash), `Fits` the field types
+// it belongs on. minimum, maximum, min_length, max_length, min_items and max_items are one each.
+template <auto Member, unsigned Slot, unsigned Fits, auto Value>
+struct bound_annotation : annotation_base {
+  static constexpr unsigned slots = Slot;
+  static constexpr unsigned fits = Fits;
+  static constexpr void apply(field_spec& s) noexcept { s.*Member = Value; }
+};
+
+// Both bounds at once (range, length, items): the two annotations, applied together.
+template <class Low, class High>
+struct bound_pair : annotation_base {
+  static constexpr unsigned slots = Low::slots | High::slots;
+  static constexpr unsigned fits = Low::fits;
+  static constexpr void apply(field_spec& s) noexcept {
+    Low::apply(s);
+    High::apply(s);
   }
 };
+}  // namespace detail
 
+// `minimum` and `maximum` of an integer or number field (inclusive).
 template <detail::number Min>
-struct minimum : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_minimum;
-  static constexpr unsigned fits = detail::fits_numbers;
-  static constexpr void apply(detail::field_spec& s) noexcept { s.minimum = Min; }
-};
-
+struct minimum
+    : detail::bound_annotation<&detail::field_spec::minimum, detail::slot_minimum, detail::fits_numbers, Min> {};
 template <detail::number Max>
-struct maximum : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_maximum;
-  static constexpr unsigned fits = detail::fits_numbers;
-  static constexpr void apply(detail::field_spec& s) noexcept { s.maximum = Max; }
-};
+struct maximum
+    : detail::bound_annotation<&detail::field_spec::maximum, detail::slot_maximum, detail::fits_numbers, Max> {};
+template <detail::number Min, detail::number Max>
+struct range : detail::bound_pair<minimum<Min>, maximum<Max>> {};
 
 // `minLength` and `maxLength` of a string field, in Unicode code points.
-template <std::size_t Min, std::size_t Max>
-struct length : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_min_length | detail::slot_max_length;
-  static constexpr unsigned fits = detail::fits_strings;
-  static constexpr void apply(detail::field_spec& s) noexcept {
-    s.min_length = Min;
-    s.max_length = Max;
-  }
-};
-
 template <std::size_t Min>
-struct min_length : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_min_length;
-  static constexpr unsigned fits = detail::fits_strings;
-  static constexpr void apply(detail::field_spec& s) noexcept { s.min_length = Min; }
-};
-
+struct min_length
+    : detail::bound_annotation<&detail::field_spec::min_length, detail::slot_min_length, detail::fits_strings, Min> {};
 template <std::size_t Max>
-struct max_length : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_max_length;
-  static constexpr unsigned fits = detail::fits_strings;
-  static constexpr void apply(detail::field_spec& s) noexcept { s.max_length = Max; }
-};
+struct max_length
+    : detail::bound_annotation<&detail::field_spec::max_length, detail::slot_max_length, detail::fits_strings, Max> {};
+template <std::size_t Min, std::size_t Max>
+struct length : detail::bound_pair<min_length<Min>, max_length<Max>> {};
 
 // The pre-filled answer. A field with a default is not required: when the answer leaves it
 // out, the default is what the server gets. One value, or for a multi-select the enumerators
@@ -171,32 +167,19 @@ struct default_value : detail::annotation_base {
 };
 
 // `minItems` and `maxItems` of a multi-select: how many choices the user must pick.
-template <std::size_t Min, std::size_t Max>
-struct items : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_min_items | detail::slot_max_items;
-  static constexpr unsigned fits = detail::fits_arrays;
-  static constexpr void apply(detail::field_spec& s) noexcept {
-    s.min_items = Min;
-    s.max_items = Max;
-  }
-};
-
 template <std::size_t Min>
-struct min_items : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_min_items;
-  static constexpr unsigned fits = detail::fits_arrays;
-  static constexpr void apply(detail::field_spec& s) noexcept { s.min_items = Min; }
-};
-
+struct min_items
+    : detail::bound_annotation<&detail::field_spec::min_items, detail::slot_min_items, detail::fits_arrays, Min> {};
 template <std::size_t Max>
-struct max_items : detail::annotation_base {
-  static constexpr unsigned slots = detail::slot_max_items;
-  static constexpr unsigned fits = detail::fits_arrays;
-  static constexpr void apply(detail::field_spec& s) noexcept { s.max_items = Max; }
-};
+struct max_items
+    : detail::bound_annotation<&detail::field_spec::max_items, detail::slot_max_items, detail::fits_arrays, Max> {};
+template <std::size_t Min, std::size_t Max>
+struct items : detail::bound_pair<min_items<Min>, max_items<Max>> {};
 
 // The deprecated `enum` + `enumNames` shape of a titled single-select, for clients that know
 // no other. The spec deprecates it and will remove it.
+// clang-format 14 reads `field_spec& s` after this attribute as a product.
+// clang-format off
 struct [[deprecated(
     "elicit::legacy_enum_names gives the deprecated enum + enumNames shape: give the options titles "
     "(elicit_options) and drop this annotation to get the titled oneOf shape instead")]] legacy_enum_names
@@ -205,6 +188,7 @@ struct [[deprecated(
   static constexpr unsigned fits = detail::fits_single_select;
   static constexpr void apply(detail::field_spec& s) noexcept { s.legacy_names = true; }
 };
+// clang-format on
 
 // Says that a field whose name looks like a credential (`bowling_pin`, `game_token`...) is
 // none, so that a form may ask for it. Forms must never ask for passwords, API keys, tokens,
@@ -219,13 +203,15 @@ template <class A>
 inline constexpr bool is_annotation = std::is_base_of_v<detail::annotation_base, A>;
 
 namespace detail {
-// Applies what the annotations say; anything else in the list is left to detail/rules.hpp,
+// Applies what the annotations say; anything else in the list is left to impl/rules.hpp,
 // which rejects it with a message instead of a cascade of errors from here.
+template <class A>
+constexpr void apply_annotation(field_spec& s) noexcept {
+  if constexpr (is_annotation<A>) A::apply(s);
+}
 template <class... A>
 constexpr void apply_annotations(field_spec& s) noexcept {
-  ([&] {
-    if constexpr (is_annotation<A>) A::apply(s);
-  }(), ...);
+  (apply_annotation<A>(s), ...);
 }
 }  // namespace detail
 

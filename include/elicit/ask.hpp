@@ -77,9 +77,7 @@ class ask_result {
       : answer_(std::move(answer)), attempts_(attempts), error_(std::move(error)) {}
 
   // outcome::error when the client sent a JSON-RPC error; otherwise the last answer's outcome.
-  [[nodiscard]] elicit::outcome outcome() const noexcept {
-    return error_ ? elicit::outcome::error : answer_.outcome();
-  }
+  [[nodiscard]] elicit::outcome outcome() const noexcept { return error_ ? elicit::outcome::error : answer_.outcome(); }
   [[nodiscard]] bool accepted() const noexcept { return !error_ && answer_.accepted(); }
   // Throws bad_answer_access when there is no valid answer (see response::value).
   [[nodiscard]] const Form& value() const { return answer_.value(); }

@@ -13,14 +13,14 @@
 //   }
 #pragma once
 
-#include <elicit/detail/describe.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/maybe_value.hpp>
 #include <elicit/detail/reflection.hpp>
-#include <elicit/detail/reply.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/detail/read_value.hpp>
-#include <elicit/detail/write_value.hpp>
+#include <elicit/impl/describe.hpp>
+#include <elicit/impl/read_value.hpp>
+#include <elicit/impl/reply.hpp>
+#include <elicit/impl/write_value.hpp>
 #include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/violation.hpp>
@@ -33,10 +33,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <span>
 #include <utility>
 #include <vector>
 
@@ -69,10 +69,10 @@ class bad_answer_access : public std::logic_error {
 // The limits hold on every path: decode(text) checks the text as it reads it, decode(json)
 // and decode_content check the value they are given (elicit::exceeds) before reading it.
 struct decode_options {
-  bool strict = false;                   // report keys the form does not have (additionalProperties)
-  std::size_t max_bytes = 1024 * 1024;   // longer text (or a value that long as text) is refused unread
-  std::size_t max_depth = 32;            // deeper nesting of lists and objects is refused
-  std::size_t max_violations = 100;      // violations listed per answer; then one says how many more
+  bool strict = false;                               // report keys the form does not have (additionalProperties)
+  std::size_t max_bytes = std::size_t{1024} * 1024;  // longer text (or a value that long as text) is refused unread
+  std::size_t max_depth = 32;                        // deeper nesting of lists and objects is refused
+  std::size_t max_violations = 100;                  // violations listed per answer; then one says how many more
 
   [[nodiscard]] json_limits limits() const noexcept { return {max_bytes, max_depth}; }
 };
@@ -205,9 +205,9 @@ inline void report_unknown_keys(const reply& r, violation_list& violations) {
 template <class Form, class Specs>
 void read_content(const reply& r, const Specs& specs, Form& form, violation_list& violations) {
   if (r.content_not_object != nullptr) {
-    violations.push_back({"", "type",
-                          message("The answer's content must be a JSON object; got ", described{*r.content_not_object},
-                                  ".")});
+    violations.push_back(
+        {"", "type",
+         message("The answer's content must be a JSON object; got ", described{*r.content_not_object}, ".")});
     return;
   }
   for_each_index<member_count<Form>>([&]<std::size_t I>() {
@@ -287,7 +287,8 @@ response<Form> decode_result(const nlohmann::json& result, const Specs& specs, c
     r.not_object = &result;
   } else {
     if (const auto a = result.find("action"); a != result.end()) r.action = &*a;
-    if (const auto c = result.find("content"); c != result.end()) add_content(r, *c, specs.all(), fields, options.strict);
+    if (const auto c = result.find("content"); c != result.end())
+      add_content(r, *c, specs.all(), fields, options.strict);
   }
   return judge<Form>(r, specs, options.max_violations);
 }
@@ -364,7 +365,7 @@ template <class Form>
 }
 
 // Decodes an ElicitResult from its JSON text, within options.max_bytes and options.max_depth.
-// The text is read straight into the form's fields (detail/reply.hpp), without building the
+// The text is read straight into the form's fields (impl/reply.hpp), without building the
 // whole document first; the answer is judged exactly as decode(nlohmann::json::parse(text)).
 // Throws only std::bad_alloc.
 template <class Form>

@@ -6,12 +6,12 @@
 #include <elicit/annotations.hpp>
 #include <elicit/ask.hpp>
 #include <elicit/choice.hpp>
-#include <elicit/field.hpp>
-#include <elicit/formats.hpp>
+#include <elicit/decode.hpp>
 #include <elicit/enums.hpp>
+#include <elicit/field.hpp>
 #include <elicit/field_info.hpp>
 #include <elicit/form.hpp>
-#include <elicit/decode.hpp>
+#include <elicit/formats.hpp>
 #include <elicit/protocol.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/single.hpp>

@@ -30,7 +30,7 @@
 namespace elicit {
 
 template <class E>
-  requires std::is_enum_v<E>
+  requires(std::is_enum_v<E>)
 struct option {
   E value;
   std::string_view wire;   // the value on the wire (`enum` entry or `const`)
@@ -39,8 +39,7 @@ struct option {
   // The enumerator's own name on the wire, no title.
   constexpr option(E v) noexcept : value(v), wire(detail::enumerator_name(v)) {}  // NOLINT
   // The enumerator's own name on the wire, with a title.
-  constexpr option(E v, std::string_view label) noexcept
-      : value(v), wire(detail::enumerator_name(v)), title(label) {}
+  constexpr option(E v, std::string_view label) noexcept : value(v), wire(detail::enumerator_name(v)), title(label) {}
   // A wire value of your own, with a title.
   constexpr option(E v, std::string_view wire_value, std::string_view label) noexcept
       : value(v), wire(wire_value), title(label) {}
@@ -49,7 +48,9 @@ struct option {
 namespace detail {
 
 template <class E>
-concept has_options = std::is_enum_v<E> && requires(E e) { elicit_options(e); };
+concept has_options = std::is_enum_v<E> && requires(E e) {
+  elicit_options(e);
+};
 
 template <class E>
 constexpr auto make_enum_table() {

@@ -27,6 +27,16 @@ struct is_optional : std::false_type {};
 template <class T>
 struct is_optional<std::optional<T>> : std::true_type {};
 
+// A multi-select's C++ type: a std::set or a std::vector (its element type is checked by the rules).
+template <class V>
+concept has_key_type = requires {
+  typename V::key_type;
+};
+template <class V>
+concept has_allocator_type = requires {
+  typename V::allocator_type;
+};
+
 // The value a field starts from: its default when it has one of a type that takes it as is.
 template <class T, class... A>
 constexpr T initial_value() {
@@ -56,7 +66,7 @@ constexpr T initial_value() {
   } else if constexpr (std::is_enum_v<value>) {
     if (spec.def.kind == default_spec::kind_t::enumerators && spec.def.enumerator_count == 1)
       return T(static_cast<value>(spec.def.enumerators[0]));
-  } else if constexpr (requires { typename value::key_type; } || requires { typename value::allocator_type; }) {
+  } else if constexpr (has_key_type<value> || has_allocator_type<value>) {
     using E = typename value::value_type;  // a multi-select: std::vector<E> or std::set<E>
     if constexpr (std::is_enum_v<E>) {
       if (spec.def.kind == default_spec::kind_t::enumerators) {
@@ -81,7 +91,7 @@ class field {
   T value = detail::initial_value<T, A...>();
 
   field() = default;
-  field(const T& v) : value(v) {}             // NOLINT: a field reads like its value
+  field(const T& v) : value(v) {}                 // NOLINT: a field reads like its value
   field(T&& v) noexcept : value(std::move(v)) {}  // NOLINT
 
   field& operator=(const T& v) {
@@ -110,21 +120,11 @@ class field {
   auto operator->() { return &**this; }
 
   // An optional field: whether it holds a value, and its value or a fallback.
-  explicit operator bool() const noexcept
-    requires optional
-  {
-    return value.has_value();
-  }
-  [[nodiscard]] bool has_value() const noexcept
-    requires optional
-  {
-    return value.has_value();
-  }
+  explicit operator bool() const noexcept requires(optional) { return value.has_value(); }
+  [[nodiscard]] bool has_value() const noexcept requires(optional) { return value.has_value(); }
   template <class U>
-    requires optional
-  [[nodiscard]] auto value_or(U&& fallback) const {
-    return value.value_or(std::forward<U>(fallback));
-  }
+    requires(optional)
+  [[nodiscard]] auto value_or(U&& fallback) const { return value.value_or(std::forward<U>(fallback)); }
 
   friend bool operator==(const field& a, const field& b) { return a.value == b.value; }
   friend bool operator==(const field& a, const T& b) { return a.value == b; }

@@ -1,16 +1,17 @@
 // The fields of a form, as a program reads them: name, type, annotations, choices, default.
-// The same description the schema writer and the decoder read (detail/field_spec.hpp), behind a
+// The same description the schema writer and the decoder read (impl/field_spec.hpp), behind a
 // read-only view; the generator's catalogue, form<F> and the docs read it from here.
 //
 //   for (const elicit::field_info& f : elicit::fields<Address>())
 //     std::cout << f.name() << ": " << f.constraints() << "\n";   // "postcode: at least 5 characters; ..."
 #pragma once
 
-#include <elicit/detail/describe.hpp>
-#include <elicit/detail/field_spec.hpp>
-#include <elicit/detail/keywords.hpp>
+#include <elicit/detail/indices.hpp>
 #include <elicit/detail/message.hpp>
-#include <elicit/detail/read_value.hpp>
+#include <elicit/impl/describe.hpp>
+#include <elicit/impl/field_spec.hpp>
+#include <elicit/impl/keywords.hpp>
+#include <elicit/impl/read_value.hpp>
 #include <elicit/value_type.hpp>
 
 #include <nlohmann/json.hpp>

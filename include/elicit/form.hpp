@@ -17,16 +17,16 @@
 
 #include <elicit/choice.hpp>
 #include <elicit/decode.hpp>
-#include <elicit/detail/describe.hpp>
-#include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/indices.hpp>
-#include <elicit/detail/keywords.hpp>
 #include <elicit/detail/message.hpp>
-#include <elicit/detail/read_value.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/detail/write_value.hpp>
 #include <elicit/field_info.hpp>
+#include <elicit/impl/describe.hpp>
+#include <elicit/impl/field_spec.hpp>
+#include <elicit/impl/keywords.hpp>
+#include <elicit/impl/read_value.hpp>
+#include <elicit/impl/write_value.hpp>
 #include <elicit/schema.hpp>
 
 #include <boost/pfr.hpp>
@@ -68,9 +68,9 @@ struct string_sink {
 struct refinements {
   std::optional<std::string> title;
   std::optional<std::string> description;
-  std::optional<std::vector<offer>> offers;  // an elicit::choice field's options, once given
-  std::vector<enum_entry> entries;           // the offers as the writer and the checks read them
-  nlohmann::json default_value;              // as a client would send it; null: the compile-time one
+  std::optional<std::vector<offer>> offers;   // an elicit::choice field's options, once given
+  std::vector<enum_entry> entries;            // the offers as the writer and the checks read them
+  nlohmann::json default_value;               // as a client would send it; null: the compile-time one
   std::vector<std::int64_t> default_options;  // the default's options, by their value in `entries`
 };
 
@@ -202,8 +202,8 @@ class form {
    public:
     template <class M>
       requires(!std::is_function_v<M>)
-    field_ref(M Form::*member) : index_(index_of(member)) {}  // NOLINT: a member names its field
-    field_ref(std::string_view key) : index_(index_of(key)) {}  // NOLINT
+    field_ref(M Form::*member) : index_(index_of(member)) {}          // NOLINT: a member names its field
+    field_ref(std::string_view key) : index_(index_of(key)) {}        // NOLINT
     field_ref(const char* key) : field_ref(std::string_view(key)) {}  // NOLINT
     [[nodiscard]] std::size_t index() const noexcept { return index_; }
 
@@ -247,7 +247,7 @@ class form {
     });
   }
   template <std::ranges::input_range R>
-    requires std::constructible_from<offer, std::ranges::range_reference_t<R>>
+    requires(std::constructible_from<offer, std::ranges::range_reference_t<R>>)
   form& choices(field_ref f, const R& options) {
     std::vector<offer> list;
     for (auto&& o : options) list.emplace_back(o);
@@ -286,7 +286,7 @@ class form {
     std::size_t kept = 0;
     for (std::size_t i = 0; i < count; ++i) {
       const auto it = content.find(d().specs[i].wire);
-      if (it == content.end() || it->is_null()) continue;  // null is no value of any field
+      if (it == content.end() || it->is_null()) continue;                            // null is no value of any field
       if (d().specs[i].runtime_options && d().specs[i].option_count == 0) continue;  // nothing to check it against
       try {
         refine(field_ref(index_tag{i}), [&](detail::field_spec&, detail::refinements& r) { r.default_value = *it; });
@@ -304,11 +304,13 @@ class form {
   }
   template <class N>
   form& minimum(field_ref f, N value) {
-    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_bound(s, detail::number(value), true); });
+    return refine(f,
+                  [&](detail::field_spec& s, detail::refinements&) { narrow_bound(s, detail::number(value), true); });
   }
   template <class N>
   form& maximum(field_ref f, N value) {
-    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_bound(s, detail::number(value), false); });
+    return refine(f,
+                  [&](detail::field_spec& s, detail::refinements&) { narrow_bound(s, detail::number(value), false); });
   }
 
   // Narrows `minLength` and `maxLength` (code points) of a text field; never widens them.
@@ -316,10 +318,12 @@ class form {
     return all_or_nothing([&] { min_length(f, min).max_length(f, max); });
   }
   form& min_length(field_ref f, std::size_t n) {
-    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.min_length, n, true, text_fields); });
+    return refine(
+        f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.min_length, n, true, text_fields); });
   }
   form& max_length(field_ref f, std::size_t n) {
-    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.max_length, n, false, text_fields); });
+    return refine(
+        f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.max_length, n, false, text_fields); });
   }
 
   // Narrows `minItems` and `maxItems` of a multi-select; never widens them.
@@ -327,10 +331,12 @@ class form {
     return all_or_nothing([&] { min_items(f, min).max_items(f, max); });
   }
   form& min_items(field_ref f, std::size_t n) {
-    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.min_items, n, true, list_fields); });
+    return refine(
+        f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.min_items, n, true, list_fields); });
   }
   form& max_items(field_ref f, std::size_t n) {
-    return refine(f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.max_items, n, false, list_fields); });
+    return refine(
+        f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.max_items, n, false, list_fields); });
   }
 
   // ---- Reading ----
@@ -454,8 +460,10 @@ class form {
       fail(s, detail::message("a minimum of ", n, " would widen the form's own minimum of ", *lo));
     if (!lower && hi && detail::compare(n, *hi) > 0)
       fail(s, detail::message("a maximum of ", n, " would widen the form's own maximum of ", *hi));
-    if (lower && hi && detail::compare(n, *hi) > 0) fail(s, detail::message("a minimum of ", n, " is above the maximum of ", *hi));
-    if (!lower && lo && detail::compare(n, *lo) < 0) fail(s, detail::message("a maximum of ", n, " is below the minimum of ", *lo));
+    if (lower && hi && detail::compare(n, *hi) > 0)
+      fail(s, detail::message("a minimum of ", n, " is above the maximum of ", *hi));
+    if (!lower && lo && detail::compare(n, *lo) < 0)
+      fail(s, detail::message("a maximum of ", n, " is below the minimum of ", *lo));
     (lower ? s.minimum : s.maximum) = n;
   }
 
@@ -463,7 +471,8 @@ class form {
                            unsigned kind) {
     if (kind == text_fields && (s.type != value_type::string || s.fmt == format::date || s.fmt == format::date_time))
       fail(s, "only a text field has a length");
-    if (kind == list_fields && s.type != value_type::multi_select) fail(s, "only a multi-select has min_items and max_items");
+    if (kind == list_fields && s.type != value_type::multi_select)
+      fail(s, "only a multi-select has min_items and max_items");
     if (bound && (lower ? n < *bound : n > *bound))
       fail(s, detail::message("a ", lower ? "minimum" : "maximum", " of ", n, " would widen the form's own ", *bound));
     bound = n;

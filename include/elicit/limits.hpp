@@ -28,8 +28,8 @@
 namespace elicit {
 
 struct json_limits {
-  std::size_t max_bytes = 1024 * 1024;  // text longer than this is refused unread
-  std::size_t max_depth = 32;           // lists and objects nested deeper than this are refused
+  std::size_t max_bytes = std::size_t{1024} * 1024;  // text longer than this is refused unread
+  std::size_t max_depth = 32;                        // lists and objects nested deeper than this are refused
 };
 
 namespace detail {
@@ -58,11 +58,13 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
         todo.push_back({&value, depth + 1});
       }
     } else if (j->is_array()) {
-      for (const nlohmann::json& item : j->get_ref<const nlohmann::json::array_t&>()) todo.push_back({&item, depth + 1});
+      for (const nlohmann::json& item : j->get_ref<const nlohmann::json::array_t&>())
+        todo.push_back({&item, depth + 1});
     }
     if (bytes > limits.max_bytes)
-      return violation{"", "maxBytes",
-                       message("The JSON is more than ", limits.max_bytes, " bytes long, more than this server reads.")};
+      return violation{
+          "", "maxBytes",
+          message("The JSON is more than ", limits.max_bytes, " bytes long, more than this server reads.")};
   }
   return std::nullopt;
 }
@@ -71,9 +73,9 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
 // stop there and take what came before for the whole text).
 inline std::optional<violation> text_limits(std::string_view text, const json_limits& limits) {
   if (text.size() > limits.max_bytes)
-    return violation{"", "maxBytes",
-                     message("The JSON is ", text.size(), " bytes long, more than the ", limits.max_bytes,
-                             " this server reads.")};
+    return violation{
+        "", "maxBytes",
+        message("The JSON is ", text.size(), " bytes long, more than the ", limits.max_bytes, " this server reads.")};
   if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     return violation{"", "json", message("The text is not valid JSON (at byte ", nul + 1, ").")};
   return std::nullopt;
@@ -135,8 +137,9 @@ class parsed_json {
   } catch (const nlohmann::json::out_of_range&) {
     return parsed_json(violation{"", "json", "The text holds a number too large to read."});
   }
-  return parsed_json(violation{"", "maxDepth", detail::message("The JSON nests lists and objects more than ",
-                                                               limits.max_depth, " levels deep.")});
+  return parsed_json(
+      violation{"", "maxDepth",
+                detail::message("The JSON nests lists and objects more than ", limits.max_depth, " levels deep.")});
 }
 
 }  // namespace elicit

@@ -5,11 +5,11 @@
 //   nlohmann::ordered_json s = elicit::schema<Contact>();
 #pragma once
 
-#include <elicit/detail/describe.hpp>
 #include <elicit/detail/json_text.hpp>
-#include <elicit/detail/keywords.hpp>
-#include <elicit/detail/rules.hpp>
-#include <elicit/detail/secrets.hpp>
+#include <elicit/impl/describe.hpp>
+#include <elicit/impl/keywords.hpp>
+#include <elicit/impl/rules.hpp>
+#include <elicit/impl/secrets.hpp>
 
 #include <nlohmann/json.hpp>
 

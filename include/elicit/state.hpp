@@ -66,7 +66,8 @@ inline std::vector<unsigned char> random_bytes(std::size_t n) {
 // base64url without padding (RFC 4648 section 5), through OpenSSL's base64.
 inline std::string base64url_encode(std::span<const unsigned char> bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes.data(), static_cast<int>(bytes.size()));
+  const int n =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes.data(), static_cast<int>(bytes.size()));
   out.resize(static_cast<std::size_t>(n));
   while (!out.empty() && out.back() == '=') out.pop_back();
   for (char& c : out) c = c == '+' ? '-' : (c == '/' ? '_' : c);
@@ -86,7 +87,8 @@ inline std::optional<std::vector<unsigned char>> base64url_decode(std::string_vi
   const std::size_t pad = (4 - b64.size() % 4) % 4;
   b64.append(pad, '=');
   std::vector<unsigned char> out(b64.size() / 4 * 3);
-  const int n = EVP_DecodeBlock(out.data(), reinterpret_cast<const unsigned char*>(b64.data()), static_cast<int>(b64.size()));
+  const int n =
+      EVP_DecodeBlock(out.data(), reinterpret_cast<const unsigned char*>(b64.data()), static_cast<int>(b64.size()));
   if (n < 0 || static_cast<std::size_t>(n) < pad) return std::nullopt;
   out.resize(static_cast<std::size_t>(n) - pad);
   if (base64url_encode(out) != text) return std::nullopt;
@@ -143,8 +145,7 @@ inline std::array<unsigned char, 32> derive_key(std::span<const unsigned char> s
       OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest, 0),
       OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, const_cast<unsigned char*>(secret.data()), secret.size()),
       OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, const_cast<char*>(salt), sizeof salt - 1),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(), info.size()),
-      OSSL_PARAM_construct_end()};
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(), info.size()), OSSL_PARAM_construct_end()};
   if (!ctx || EVP_KDF_derive(ctx.get(), key.data(), key.size(), params) != 1)
     throw std::runtime_error("elicit: OpenSSL HKDF failed");
   return key;
@@ -157,7 +158,8 @@ inline const char* weak_secret(std::span<const unsigned char> secret) {
   std::array<bool, 256> seen{};
   std::size_t distinct = 0;
   for (unsigned char b : secret) distinct += seen[b] ? 0 : (seen[b] = true, 1);
-  if (distinct < 8) return "the secret repeats too few distinct bytes (all zero, or a short pattern): use state_key::generate()";
+  if (distinct < 8)
+    return "the secret repeats too few distinct bytes (all zero, or a short pattern): use state_key::generate()";
   return nullptr;
 }
 
@@ -179,7 +181,8 @@ class state_key {
   // Throws std::invalid_argument when `bytes` are not 32, or are too weak (detail::weak_secret).
   [[nodiscard]] static state_key from_bytes(std::span<const unsigned char> bytes) {
     if (bytes.size() != size) throw std::invalid_argument("elicit::state_key: a key is exactly 32 bytes");
-    if (const char* weak = detail::weak_secret(bytes)) throw std::invalid_argument(std::string("elicit::state_key: ") + weak);
+    if (const char* weak = detail::weak_secret(bytes))
+      throw std::invalid_argument(std::string("elicit::state_key: ") + weak);
     state_key k;
     std::memcpy(k.bytes_.data(), bytes.data(), size);
     return k;
@@ -226,13 +229,16 @@ class key_ring {
   // (1 to 32 of A-Z a-z 0-9 . _ -). The first key added seals. Throws std::invalid_argument for
   // a weak or short secret, a malformed id, or an id already in the ring.
   key_ring& add(std::string id, std::span<const unsigned char> secret) {
-    if (id.empty() || id.size() > max_id_length ||
-        !std::all_of(id.begin(), id.end(), [](char c) {
-          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    if (id.empty() || id.size() > max_id_length || !std::all_of(id.begin(), id.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                 c == '-';
         }))
-      throw std::invalid_argument("elicit::key_ring: a key id is 1 to 32 of A-Z a-z 0-9 . _ -; got \"" + id.substr(0, 40) + "\"");
-    if (const char* weak = detail::weak_secret(secret)) throw std::invalid_argument(std::string("elicit::key_ring: ") + weak);
-    if (find(id) != nullptr) throw std::invalid_argument("elicit::key_ring: the key id \"" + id + "\" is already in the ring");
+      throw std::invalid_argument("elicit::key_ring: a key id is 1 to 32 of A-Z a-z 0-9 . _ -; got \"" +
+                                  id.substr(0, 40) + "\"");
+    if (const char* weak = detail::weak_secret(secret))
+      throw std::invalid_argument(std::string("elicit::key_ring: ") + weak);
+    if (find(id) != nullptr)
+      throw std::invalid_argument("elicit::key_ring: the key id \"" + id + "\" is already in the ring");
     keys_.push_back({id, detail::derive_key(secret, id)});
     if (sealing_.empty()) sealing_ = std::move(id);
     return *this;
@@ -241,16 +247,20 @@ class key_ring {
 
   // Seals with the key `id` from now on. Throws std::invalid_argument when it is not in the ring.
   key_ring& seal_with(std::string_view id) {
-    if (find(id) == nullptr) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to seal with"));
+    if (find(id) == nullptr)
+      throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to seal with"));
     sealing_ = std::string(id);
     return *this;
   }
   // Removes the key `id`: states sealed with it no longer open. Throws std::invalid_argument
   // when it is the key that seals (switch first) or is not in the ring.
   key_ring& retire(std::string_view id) {
-    if (id == sealing_) throw std::invalid_argument(detail::message("elicit::key_ring: \"", id, "\" still seals; seal_with another key first"));
+    if (id == sealing_)
+      throw std::invalid_argument(
+          detail::message("elicit::key_ring: \"", id, "\" still seals; seal_with another key first"));
     const auto it = std::find_if(keys_.begin(), keys_.end(), [&](const entry& e) { return e.id == id; });
-    if (it == keys_.end()) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to retire"));
+    if (it == keys_.end())
+      throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to retire"));
     OPENSSL_cleanse(it->key.data(), it->key.size());
     keys_.erase(it);
     return *this;
@@ -336,7 +346,8 @@ class opened {
   explicit operator bool() const noexcept { return has_value(); }
   // Throws bad_answer_access when the state did not open.
   [[nodiscard]] const State& value() const {
-    return value_.template get<bad_answer_access>([this] { return "elicit: the request state did not open: " + message_; });
+    return value_.template get<bad_answer_access>(
+        [this] { return "elicit: the request state did not open: " + message_; });
   }
   const State& operator*() const { return value(); }
   const State* operator->() const { return &value(); }
@@ -408,7 +419,7 @@ namespace detail {
 inline constexpr unsigned char state_version = 2;
 inline constexpr std::size_t tag_bytes = 8, nonce_bytes = 12, mac_bytes = 16, time_bytes = 8, bind_bytes = 16;
 inline constexpr std::size_t claims_bytes = 2 * time_bytes + 4 * bind_bytes;
-inline constexpr std::size_t max_state_bytes = 48 * 1024;
+inline constexpr std::size_t max_state_bytes = std::size_t{48} * 1024;
 
 // Which type a state was sealed for: its name and its description, so that a changed struct
 // does not open old states as if nothing had changed.
@@ -448,11 +459,13 @@ inline bool aes_gcm(bool encrypt, const std::array<unsigned char, 32>& key, std:
   int n = 0;
   if (!c.ctx) return false;
   if (EVP_CipherInit_ex(c.ctx.get(), EVP_aes_256_gcm(), nullptr, nullptr, nullptr, encrypt ? 1 : 0) != 1) return false;
-  if (EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(nonce.size()), nullptr) != 1) return false;
+  if (EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(nonce.size()), nullptr) != 1)
+    return false;
   if (EVP_CipherInit_ex(c.ctx.get(), nullptr, nullptr, key.data(), nonce.data(), encrypt ? 1 : 0) != 1) return false;
   if (EVP_CipherUpdate(c.ctx.get(), nullptr, &n, aad.data(), static_cast<int>(aad.size())) != 1) return false;
   if (!in.empty() && EVP_CipherUpdate(c.ctx.get(), out, &n, in.data(), static_cast<int>(in.size())) != 1) return false;
-  if (!encrypt && EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(mac_bytes), mac) != 1) return false;
+  if (!encrypt && EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(mac_bytes), mac) != 1)
+    return false;
   if (EVP_CipherFinal_ex(c.ctx.get(), out + in.size(), &n) != 1) return false;  // fails on a wrong tag
   return !encrypt || EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(mac_bytes), mac) == 1;
 }
@@ -477,7 +490,8 @@ template <class State>
   if (key == nullptr) throw std::logic_error("elicit::seal: the key ring has no key; add one first");
   const auto json = to_content(state);
   // A state that would not open again (a bound it breaks, text that is not UTF-8) is refused here.
-  if (const decoded<State> check = decode_content<State>(nlohmann::json::parse(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  if (const decoded<State> check = decode_content<State>(
+          nlohmann::json::parse(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
       !check)
     throw std::invalid_argument(fmt::format("elicit::seal: the state breaks its own rules: {}", check.violations()));
   const std::string content = json.dump();
@@ -536,7 +550,8 @@ template <class State>
     return {state_error::truncated, "the request state is too short: it was cut"};
   const std::string_view id(reinterpret_cast<const char*>(token->data() + 2 + tag_bytes), id_size);
   const auto* key = ring.find(id);
-  if (key == nullptr) return {state_error::unknown_key, "the request state was sealed with a key not in the ring (retired?)"};
+  if (key == nullptr)
+    return {state_error::unknown_key, "the request state was sealed with a key not in the ring (retired?)"};
   if (get_u64(token->data() + 1) != state_type_tag<State>())
     return {state_error::foreign, "the request state was sealed for another kind of state"};
   const std::size_t cipher_size = token->size() - header - nonce_bytes - mac_bytes;
@@ -554,7 +569,8 @@ template <class State>
   const auto issued = static_cast<std::int64_t>(get_u64(plain.data()));
   const auto expiry = static_cast<std::int64_t>(get_u64(plain.data() + time_bytes));
   const std::int64_t now = seconds_of(options.now), skew = std::max<std::int64_t>(options.clock_skew.count(), 0);
-  if (issued > now + skew) return {state_error::not_yet_valid, "the request state was issued in the future (clock skew?)"};
+  if (issued > now + skew)
+    return {state_error::not_yet_valid, "the request state was issued in the future (clock skew?)"};
   if (expiry + skew < now) return {state_error::expired, "the request state has expired"};
   const auto want = binding_digests(binding);
   const unsigned char* got = plain.data() + 2 * time_bytes;
@@ -566,7 +582,8 @@ template <class State>
   for (std::size_t i = 0; i < 4; ++i)
     if (CRYPTO_memcmp(got + i * bind_bytes, want.data() + i * bind_bytes, bind_bytes) != 0)
       return {mismatches[i].first, mismatches[i].second};
-  const std::string_view content(reinterpret_cast<const char*>(plain.data() + claims_bytes), cipher_size - claims_bytes);
+  const std::string_view content(reinterpret_cast<const char*>(plain.data() + claims_bytes),
+                                 cipher_size - claims_bytes);
   const auto json = dependent_t<State, nlohmann::json>::parse(content, nullptr, false);  // compiled where used
   decoded<State> value = decode_content<State>(json);
   if (!value) return {state_error::foreign, "the request state does not hold this kind of state"};

@@ -62,9 +62,9 @@ class violation_list {
   void summarize() {
     if (summarized_ || total_ == listed()) return;
     const std::size_t more = total_ - listed();
-    items_.push_back({"", "maxViolations",
-                      std::to_string(more) + (more == 1 ? " more violation was" : " more violations were") +
-                          " not listed."});
+    items_.push_back(
+        {"", "maxViolations",
+         std::to_string(more) + (more == 1 ? " more violation was" : " more violations were") + " not listed."});
     summarized_ = true;
   }
 
@@ -85,8 +85,8 @@ template <>
 struct fmt::formatter<elicit::violation> : fmt::formatter<fmt::string_view> {
   template <class Context>
   auto format(const elicit::violation& v, Context& ctx) const -> decltype(ctx.out()) {
-    const std::string text = fmt::format("{}: {} ({})", v.pointer.empty() ? "(answer)" : v.pointer,
-                                         v.message, v.keyword);
+    const std::string text =
+        fmt::format("{}: {} ({})", v.pointer.empty() ? "(answer)" : v.pointer, v.message, v.keyword);
     return fmt::formatter<fmt::string_view>::format(text, ctx);
   }
 };

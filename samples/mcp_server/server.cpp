@@ -26,10 +26,18 @@ using mcp::json;
 
 // ---- The forms -----------------------------------------------------------------------------------
 
-struct UserName { std::string name; };
-struct FavouriteColor { std::string color; };
-struct Confirmation { bool ok; };
-struct PromptContext { std::string context; };
+struct UserName {
+  std::string name;
+};
+struct FavouriteColor {
+  std::string color;
+};
+struct Confirmation {
+  bool ok;
+};
+struct PromptContext {
+  std::string context;
+};
 
 struct UserInfo {
   elicit::field<std::string, elicit::description<"User's response">> username;
@@ -74,17 +82,27 @@ struct EnumShapes {
 #pragma GCC diagnostic pop
 
 // Tool arguments, described by the same reflection.
-struct MessageArgument { elicit::field<std::string, elicit::description<"The message to show the user">> message; };
+struct MessageArgument {
+  elicit::field<std::string, elicit::description<"The message to show the user">> message;
+};
 
 // ---- The sealed request states (2026-07-28) ------------------------------------------------------
 
 // A state opens only for the server, caller, method, tool or prompt and arguments it was sealed
 // for (its binding), so a state need not repeat them.
-struct ConfirmAsked { int round; };
-struct MultiRound { std::string name; int step; };
+struct ConfirmAsked {
+  int round;
+};
+struct MultiRound {
+  std::string name;
+  int step;
+};
 // Which of the three questions still wait for an answer (the bits below), and what the answers
 // already given said: a retry answers only the questions of the latest round.
-struct ThreeInputs { int pending; std::string so_far; };
+struct ThreeInputs {
+  int pending;
+  std::string so_far;
+};
 constexpr int ask_name = 1, ask_model = 2, ask_roots = 4;
 
 constexpr const char* server_name = "elicit-sample-server";  // the states' audience
@@ -177,12 +195,15 @@ std::string described(const elicit::response<Form>& r) {
 
 const json sampling_question = {
     {"method", "sampling/createMessage"},
-    {"params", {{"messages", json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", "What is the capital of France?"}}}}})},
-                {"maxTokens", 100}}}};
+    {"params",
+     {{"messages",
+       json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", "What is the capital of France?"}}}}})},
+      {"maxTokens", 100}}}};
 const json greeting_request = {
     {"method", "sampling/createMessage"},
-    {"params", {{"messages", json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Generate a greeting"}}}}})},
-                {"maxTokens", 50}}}};
+    {"params",
+     {{"messages", json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Generate a greeting"}}}}})},
+      {"maxTokens", 50}}}};
 const json roots_request = {{"method", "roots/list"}, {"params", json::object()}};
 
 constexpr std::string_view name_question = "What is your name?";
@@ -224,7 +245,10 @@ json confirm_with_state(const mcp::call& c) {
   require_form(c);
   const elicit::input_responses answers = responses_of(c);
   const auto ask = [&c] {
-    return elicit::input_required{c.modes()}.ask<Confirmation>("confirm", "Please confirm").state(seal(ConfirmAsked{1}, c)).result();
+    return elicit::input_required{c.modes()}
+        .ask<Confirmation>("confirm", "Please confirm")
+        .state(seal(ConfirmAsked{1}, c))
+        .result();
   };
   if (!answers.is_retry()) return ask();
   open_state<ConfirmAsked>(c, answers);  // sealed for this tool, caller and arguments, or an error
@@ -243,7 +267,10 @@ json multi_round(const mcp::call& c) {
     return elicit::input_required{c.modes()}.ask<UserName>("step1", step1).state(seal(MultiRound{"", 1}, c)).result();
   };
   const auto ask_step2 = [&c, step2](const std::string& name) {
-    return elicit::input_required{c.modes()}.ask<FavouriteColor>("step2", step2).state(seal(MultiRound{name, 2}, c)).result();
+    return elicit::input_required{c.modes()}
+        .ask<FavouriteColor>("step2", step2)
+        .state(seal(MultiRound{name, 2}, c))
+        .result();
   };
   const elicit::input_responses answers = responses_of(c);
   if (!answers.is_retry()) return ask_step1();
@@ -320,9 +347,8 @@ json ask_the_roots(const mcp::call& c) {
 // Both versions: a prompt that asks for its context first, the way each version asks.
 json prompt_with_context(const mcp::call& c) {
   require_form(c);
-  const auto context = c.protocol() == mcp::version::v2025_11_25
-                           ? c.ask<PromptContext>(context_question)
-                           : responses_of(c).get<PromptContext>("user_context");
+  const auto context = c.protocol() == mcp::version::v2025_11_25 ? c.ask<PromptContext>(context_question)
+                                                                 : responses_of(c).get<PromptContext>("user_context");
   const next_step next = judged(context, "user_context");
   if (next == next_step::ask_again)
     return elicit::input_required{c.modes()}.ask<PromptContext>("user_context", context_question).result();

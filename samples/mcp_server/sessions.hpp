@@ -39,7 +39,7 @@ class session {
   std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
   long long next_question = 1;  // our request ids: per session, so no session can guess another's
   std::size_t waiting = 0;      // questions of this session waiting for an answer
-  std::map<std::string, std::shared_ptr<call_in_flight>> calls;  // by the client's request id (its JSON text)
+  std::map<std::string, std::shared_ptr<call_in_flight>> calls;    // by the client's request id (its JSON text)
   std::map<long long, std::shared_ptr<call_in_flight>> questions;  // by our question's id
 };
 

@@ -121,8 +121,8 @@ std::optional<rpc_error> header_mismatch(const httplib::Request& req, const json
   const auto decoded = header_name ? http::mcp_header_value(*header_name) : std::nullopt;
   if (!decoded) return rpc_error(-32020, "Header mismatch: send one Mcp-Name header, plain or as =?base64?...?=");
   if (!in_body || *decoded != params[key].get<std::string>())
-    return rpc_error(-32020, "Header mismatch: Mcp-Name header '" + shown(*decoded) + "' does not match body " +
-                                 key + " '" + shown(in_body ? params[key].get<std::string>() : "") + "'");
+    return rpc_error(-32020, "Header mismatch: Mcp-Name header '" + shown(*decoded) + "' does not match body " + key +
+                                 " '" + shown(in_body ? params[key].get<std::string>() : "") + "'");
   return std::nullopt;
 }
 
@@ -149,7 +149,8 @@ std::optional<rpc_error> refused_modern(const httplib::Request& req, const json&
     return rpc_error(-32020, "Header mismatch: MCP-Protocol-Version header '" + shown(http::trimmed(*header)) +
                                  "' does not match _meta's '" + shown(requested) + "'");
   if (requested != modern_version)
-    return rpc_error(-32022, "Unsupported protocol version", {{"supported", supported_versions}, {"requested", requested}});
+    return rpc_error(-32022, "Unsupported protocol version",
+                     {{"supported", supported_versions}, {"requested", requested}});
   return header_mismatch(req, message);
 }
 
@@ -185,7 +186,8 @@ bool admitted(const httplib::Request& req, httplib::Response& res) {
   if (!http::loopback_host(req.get_header_value("Host")))
     return refuse(403, "Forbidden: Host '" + shown(req.get_header_value("Host")) + "' is not this loopback server");
   if (req.has_header("Origin") && !http::loopback_origin(req.get_header_value("Origin")))
-    return refuse(403, "Forbidden: requests from origin '" + shown(req.get_header_value("Origin")) + "' are not allowed");
+    return refuse(403,
+                  "Forbidden: requests from origin '" + shown(req.get_header_value("Origin")) + "' are not allowed");
   if (req.method == "POST" && !http::json_content_type(req.get_header_value("Content-Type")))
     return refuse(415, "Unsupported Media Type: the body must be application/json, not '" +
                            shown(req.get_header_value("Content-Type")) + "'");
@@ -202,9 +204,7 @@ struct incoming {
   std::shared_ptr<session> s;
 };
 
-json no_asking(json) {
-  throw rpc_error(-32603, "This request cannot send requests to the client");
-}
+json no_asking(json) { throw rpc_error(-32603, "This request cannot send requests to the client"); }
 
 }  // namespace
 
@@ -385,23 +385,24 @@ struct server::impl {
       return reply(res, 400, rpc_error_message(nullptr, -32600, "Invalid Request: the method must be a string"));
     if (message.contains("id") && message.contains("method") && !valid_id(message["id"]))
       return reply(res, 400, rpc_error_message(nullptr, -32600, "Invalid Request: an id is a string or an integer"));
-    if (is_modern(req, message))
-      post_modern(req, message, res);
-    else
-      post_legacy(req, message, res);
+    if (is_modern(req, message)) post_modern(req, message, res);
+    else post_legacy(req, message, res);
   }
 
   void post_modern(const httplib::Request& req, const json& message, httplib::Response& res) const {
     if (!message.contains("method"))
-      return reply(res, 400, transport_error(-32600, "Invalid Request: at 2026-07-28 this server asks the client nothing "
-                                                     "to answer; input comes back in inputResponses"));
+      return reply(res, 400,
+                   transport_error(-32600,
+                                   "Invalid Request: at 2026-07-28 this server asks the client nothing "
+                                   "to answer; input comes back in inputResponses"));
     if (!message.contains("id")) {  // a notification: nothing of 2026-07-28 needs one over HTTP
       res.status = 202;
       return;
     }
     const json& id = message["id"];
     if (const auto refusal = refused_modern(req, message)) return reply(res, 400, rpc_error_message(id, *refusal));
-    const incoming in{id, text_of(message, "method"), params_of(message), version::v2026_07_28, principal_of(req), nullptr};
+    const incoming in{id,     text_of(message, "method"), params_of(message), version::v2026_07_28, principal_of(req),
+                      nullptr};
     const json answer = dispatch(in, no_asking);
     reply(res, status_of(answer), answer);
   }
@@ -417,7 +418,8 @@ struct server::impl {
         res.status = 202;
         return;
       }
-      return reply(res, 400, transport_error(-32600, "No elicitation of this session waits for an answer with this id"));
+      return reply(res, 400,
+                   transport_error(-32600, "No elicitation of this session waits for an answer with this id"));
     }
     if (!message.contains("id")) return notification(*s, method, params_of(message), res);
     const incoming in{id, method, params_of(message), version::v2025_11_25, principal_of(req), s};
@@ -446,20 +448,21 @@ struct server::impl {
 
   void initialize(const json& message, httplib::Response& res) {
     const json params = params_of(message);
-    const json declared = params.contains("capabilities") && params["capabilities"].is_object()
-                              ? params["capabilities"]
-                              : json::object();
+    const json declared =
+        params.contains("capabilities") && params["capabilities"].is_object() ? params["capabilities"] : json::object();
     const std::shared_ptr<session> s = sessions.open(declared);
     if (!s) {
       res.set_header("Retry-After", "60");
-      return reply(res, 503, rpc_error_message(message["id"], -32603, "This server has too many sessions open; try later"));
+      return reply(res, 503,
+                   rpc_error_message(message["id"], -32603, "This server has too many sessions open; try later"));
     }
     const std::string requested = text_of(params, "protocolVersion");
     const std::string answer = requested == "2025-06-18" || requested == "2025-03-26" ? requested : "2025-11-25";
     res.set_header("Mcp-Session-Id", s->id);
-    reply(res, 200, rpc_result(message["id"], {{"protocolVersion", answer},
-                                               {"capabilities", capabilities(version::v2025_11_25)},
-                                               {"serverInfo", server_info()}}));
+    reply(res, 200,
+          rpc_result(message["id"], {{"protocolVersion", answer},
+                                     {"capabilities", capabilities(version::v2025_11_25)},
+                                     {"serverInfo", server_info()}}));
   }
 
   // 2025-11-25 tools/call and prompts/get: answered on an SSE stream, on which the handler may
@@ -468,7 +471,8 @@ struct server::impl {
   void stream_call(const incoming& in, httplib::Response& res) {
     const std::shared_ptr<call_in_flight> flight = sessions.begin_call(in.s, in.id);
     if (!flight)
-      return reply(res, 200, rpc_error_message(in.id, -32600, "Invalid Request: a call with this id is in flight already"));
+      return reply(res, 200,
+                   rpc_error_message(in.id, -32600, "Invalid Request: a call with this id is in flight already"));
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");  // a proxy must not hold the question back
     const auto provide = [this, in, flight](std::size_t, httplib::DataSink& sink) {
@@ -488,7 +492,8 @@ struct server::impl {
       sink.done();
       return true;
     };
-    res.set_chunked_content_provider("text/event-stream", provide, [this, flight](bool) { sessions.end_call(*flight); });
+    res.set_chunked_content_provider("text/event-stream", provide,
+                                     [this, flight](bool) { sessions.end_call(*flight); });
   }
 };
 
@@ -521,32 +526,32 @@ void server::listen(int port) {
   // A body longer than the limit is refused (413) and never held whole in memory: one with a
   // longer Content-Length is skipped unread, a chunked one is read only up to the limit.
   http.set_payload_max_length(http_limits.max_bytes);
-  const std::string too_long = text(rpc_error_message(nullptr, -32700,
-                                                      "The JSON is more than " + std::to_string(http_limits.max_bytes) +
-                                                          " bytes long, more than this server reads."));
+  const std::string too_long = text(rpc_error_message(
+      nullptr, -32700,
+      "The JSON is more than " + std::to_string(http_limits.max_bytes) + " bytes long, more than this server reads."));
   http.set_error_handler([too_long](const httplib::Request&, httplib::Response& res) {
     if (res.status == 413 && res.body.empty()) res.set_content(too_long, "application/json");
   });
-  http.Post("/mcp", [this, too_long](const httplib::Request& req, httplib::Response& res,
-                                     const httplib::ContentReader& read) {
-    std::string body;
-    bool over = false;
-    const bool complete = read([&](const char* data, std::size_t n) {
-      over = n > http_limits.max_bytes - body.size();
-      if (!over) body.append(data, n);
-      return !over;
-    });
-    if (over || res.status == 413) {
-      res.status = 413;
-      res.set_header("Connection", "close");
-      res.set_content(too_long, "application/json");
-    } else if (!complete) {
-      res.status = 400;
-      res.set_header("Connection", "close");
-    } else {
-      impl_->post(req, body, res);
-    }
-  });
+  http.Post("/mcp",
+            [this, too_long](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
+              std::string body;
+              bool over = false;
+              const bool complete = read([&](const char* data, std::size_t n) {
+                over = n > http_limits.max_bytes - body.size();
+                if (!over) body.append(data, n);
+                return !over;
+              });
+              if (over || res.status == 413) {
+                res.status = 413;
+                res.set_header("Connection", "close");
+                res.set_content(too_long, "application/json");
+              } else if (!complete) {
+                res.status = 400;
+                res.set_header("Connection", "close");
+              } else {
+                impl_->post(req, body, res);
+              }
+            });
   // No standalone stream (2025-11-25 lets a server refuse it; 2026-07-28 has none).
   http.Get("/mcp", [](const httplib::Request&, httplib::Response& res) {
     res.status = 405;

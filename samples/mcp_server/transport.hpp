@@ -30,7 +30,8 @@ enum class serves { v2025_11_25, v2026_07_28, both };
 struct rpc_error : std::runtime_error {
   int code;
   json data;
-  rpc_error(int c, const std::string& message, json d = nullptr) : std::runtime_error(message), code(c), data(std::move(d)) {}
+  rpc_error(int c, const std::string& message, json d = nullptr)
+      : std::runtime_error(message), code(c), data(std::move(d)) {}
   // From a whole JSON-RPC error message, e.g. elicit::invalid_params_error(...).
   static rpc_error from_message(const json& message);
 };
@@ -50,8 +51,8 @@ struct server_limits {
   std::chrono::seconds session_idle{30 * 60};  // a session unused this long is dropped
   std::size_t max_waiting = 16;                // elicitations waiting for an answer, in all
   std::size_t max_waiting_per_session = 4;
-  std::chrono::seconds answer_timeout{60};     // how long an elicitation waits for its answer
-  std::chrono::seconds read_timeout{3};        // for a request's bytes, and between requests
+  std::chrono::seconds answer_timeout{60};  // how long an elicitation waits for its answer
+  std::chrono::seconds read_timeout{3};     // for a request's bytes, and between requests
 };
 
 // One tools/call or prompts/get, as its handler sees it.
@@ -59,8 +60,12 @@ class call {
  public:
   call(version v, std::string method, json params, std::string principal, std::shared_ptr<session> s,
        std::function<json(json)> ask)
-      : version_(v), method_(std::move(method)), params_(std::move(params)), principal_(std::move(principal)),
-        session_(std::move(s)), ask_(std::move(ask)) {}
+      : version_(v),
+        method_(std::move(method)),
+        params_(std::move(params)),
+        principal_(std::move(principal)),
+        session_(std::move(s)),
+        ask_(std::move(ask)) {}
 
   [[nodiscard]] version protocol() const noexcept { return version_; }
   // "tools/call" or "prompts/get".

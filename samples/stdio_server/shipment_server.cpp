@@ -45,7 +45,7 @@ struct slot_row {
   bool free;
 };
 constexpr slot_row slot_table[] = {
-    {"tue-am", "Tuesday 8:00-12:00", false}, {"tue-pm", "Tuesday 12:00-18:00", true},
+    {"tue-am", "Tuesday 8:00-12:00", false},  {"tue-pm", "Tuesday 12:00-18:00", true},
     {"wed-am", "Wednesday 8:00-12:00", true}, {"wed-pm", "Wednesday 12:00-18:00", false},
     {"thu-am", "Thursday 8:00-12:00", true},
 };
@@ -99,8 +99,8 @@ ordered_json book_shipment(connection& client, elicit::elicitation_modes modes, 
   if (!modes.form) return text_result("This client cannot show forms, so the delivery address cannot be asked.", true);
 
   using namespace shipping;
-  const auto address = ask(client, elicit::form<DeliveryAddress>(),
-                           fmt::format("Where should shipment {} be delivered?", shipment));
+  const auto address =
+      ask(client, elicit::form<DeliveryAddress>(), fmt::format("Where should shipment {} be delivered?", shipment));
   if (!address.accepted()) return unanswered(address, shipment, "delivery address");
 
   const auto slot = ask(client, elicit::form<DeliverySlot>().choices(&DeliverySlot::slot, free_slots()),
@@ -136,11 +136,12 @@ int main() {
   client.on("notifications/initialized", [](const json&) { return ordered_json(); });
   client.on("ping", [](const json&) { return ordered_json::object(); });
   client.on("tools/list", [](const json&) {
-    return ordered_json{{"tools", ordered_json::array({{{"name", "book_shipment"},
-                                                         {"description", "Book a shipment, asking the user where and how it should go."},
-                                                         {"inputSchema",
-                                                          {{"type", "object"},
-                                                           {"properties", {{"shipment_id", {{"type", "string"}}}}}}}}})}};
+    return ordered_json{
+        {"tools",
+         ordered_json::array(
+             {{{"name", "book_shipment"},
+               {"description", "Book a shipment, asking the user where and how it should go."},
+               {"inputSchema", {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}}}}})}};
   });
   client.on("tools/call", [&](const json& params) {
     const auto name = params.find("name");

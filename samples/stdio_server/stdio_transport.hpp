@@ -123,7 +123,9 @@ class connection {
     const auto h = handlers_.find(method);
     if (h == handlers_.end()) {
       if (is_request)
-        send({{"jsonrpc", "2.0"}, {"id", ordered_json(message["id"])}, {"error", {{"code", -32601}, {"message", "Method not found: " + method}}}});
+        send({{"jsonrpc", "2.0"},
+              {"id", ordered_json(message["id"])},
+              {"error", {{"code", -32601}, {"message", "Method not found: " + method}}}});
       return;
     }
     if (is_request) serving_.push_back(message["id"]);

@@ -1,21 +1,105 @@
 // Run-time benchmarks: getting a form's requestedSchema, and decoding an answer, with elicit
-// and with the hand-written baseline of hand_written.hpp. Names read
+// and with the hand-written baselines of hand_written.hpp (nlohmann::json) and
+// hand_simdjson.hpp (simdjson On-Demand). Names read
 //   schema/<form>/<elicit_view | elicit_string | elicit_json | hand_json | hand_text>
 //   decode/<form>/<valid | invalid>/<text | json>/<elicit | hand>
+//   decode/<form>/<valid | invalid>/text/simdjson
 //   parse/<form>/<valid | invalid>          (nlohmann::json::parse of the same text, alone)
+// Every decode and parse benchmark reports the counter `allocs`: calls of operator new per
+// answer (this file replaces the global operator new to count them).
 // report_runtime.py turns the JSON output into the tables of docs/performance.md.
+//
+//   bench_runtime --export FILE   writes the decode benchmarks' forms, schemas (the text of
+//                                 elicit::schema_json<Form>) and answers as JSON, for the
+//                                 Node + Ajv baseline (bench_ajv.mjs), and runs nothing
 #include "bench_forms.hpp"
 #include "forms.hpp"  // samples/forms.hpp: shipping::DeliveryAddress, ShipmentOptions, Contact
+#include "hand_simdjson.hpp"
 #include "hand_written.hpp"
 
 #include <benchmark/benchmark.h>
 #include <elicit/elicit.hpp>
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <new>
 #include <string>
 #include <string_view>
+#include <vector>
+
+// ---- Counting allocations ------------------------------------------------------------------
+// Every global operator new of the program, counted. The benchmarks run on one thread, so the
+// counter is a plain integer: an atomic would add a locked instruction to every allocation of
+// every measured decoder.
+
+namespace {
+std::uint64_t allocation_count = 0;
+
+void* counted_new(std::size_t size) {
+  ++allocation_count;
+  if (size == 0) size = 1;
+  if (void* p = std::malloc(size)) return p;
+  throw std::bad_alloc();
+}
+
+void* counted_new_aligned(std::size_t size, std::align_val_t align) {
+  ++allocation_count;
+  const std::size_t a = static_cast<std::size_t>(align);
+  size = (size + a - 1) / a * a;  // aligned_alloc wants a multiple of the alignment
+  if (size == 0) size = a;
+  if (void* p = std::aligned_alloc(a, size)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return counted_new(size); }
+void* operator new[](std::size_t size) { return counted_new(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return counted_new(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return counted_new(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new(std::size_t size, std::align_val_t align) { return counted_new_aligned(size, align); }
+void* operator new[](std::size_t size, std::align_val_t align) { return counted_new_aligned(size, align); }
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  try {
+    return counted_new_aligned(size, align);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  try {
+    return counted_new_aligned(size, align);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 
@@ -67,13 +151,76 @@ void check_agreement(const char* form, const answers& a, hand::result<Value> (*h
          std::to_string(a.invalid_rules));
 }
 
+// The simdjson baseline against the nlohmann one: the same verdicts, the same number of broken
+// rules and the same values, on the bench answers and on variations of the envelope (the
+// content before the action, no content, other actions, no JSON...).
+template <class Value>
+void check_simdjson(const char* form, const answers& a, hand::result<Value> (*hand_decode)(const nlohmann::json&),
+                    hand::result<Value> (*simd_decode)(hand_simd::od::parser&, simdjson::padded_string_view)) {
+  constexpr std::string_view head = R"({"action":"accept","content":)";
+  std::vector<std::string> cases{std::string(a.valid), std::string(a.invalid)};
+  for (const std::string_view answer : {a.valid, a.invalid}) {
+    if (!answer.starts_with(head)) fail(std::string(form) + ": an answer does not start with " + std::string(head));
+    const std::string_view content = answer.substr(head.size(), answer.size() - head.size() - 1);
+    cases.push_back(R"({"content":)" + std::string(content) + R"(,"action":"accept"})");
+    cases.push_back(R"({"content":)" + std::string(content) + R"(,"action":"decline"})");
+    cases.push_back(R"({"action":"cancel","content":)" + std::string(content) + "}");
+    cases.push_back(std::string(answer) + " x");
+    cases.push_back(std::string(answer.substr(0, answer.size() - 1)));
+  }
+  for (const char* other : {R"({"action":"accept"})", R"({"action":"accept","content":{}})",
+                            R"({"action":"accept","content":[]})", R"({"action":"decline"})", R"({"action":5})",
+                            R"({"action":"maybe","content":{}})", R"({"content":{}})", "[]", "42", "not json", ""})
+    cases.emplace_back(other);
+  hand_simd::od::parser parser;
+  for (const std::string& text : cases) {
+    const simdjson::padded_string padded(text);
+    const auto h = hand::decode_text<Value>(text, hand_decode);
+    const auto s = simd_decode(parser, padded);
+    if (h.what != s.what || h.value != s.value || h.errors.size() != s.errors.size())
+      fail(std::string(form) + ": the simdjson and nlohmann baselines differ on " + text + " (" +
+           std::to_string(h.errors.size()) + " and " + std::to_string(s.errors.size()) + " broken rules)");
+  }
+  const simdjson::padded_string valid(a.valid), invalid(a.invalid);
+  if (!simd_decode(parser, valid).value) fail(std::string(form) + ": the simdjson baseline refuses the valid answer");
+  if (simd_decode(parser, invalid).errors.size() != a.invalid_rules)
+    fail(std::string(form) + ": the simdjson baseline does not find " + std::to_string(a.invalid_rules) +
+         " broken rules in the invalid answer");
+}
+
 template <class Form>
 void check_schema(const char* form, const nlohmann::json& hand_built) {
   if (nlohmann::json::parse(elicit::schema_json<Form>) != hand_built)
     fail(std::string(form) + ": the hand-built schema differs from elicit's");
 }
 
+// ---- Export for the Node + Ajv baseline -----------------------------------------------------
+
+template <class Form>
+nlohmann::ordered_json exported(const char* form, const answers& a) {
+  return {{"name", form},
+          {"schema", std::string(elicit::schema_json<Form>)},
+          {"answers",
+           {{{"kind", "valid"}, {"text", std::string(a.valid)}, {"rules", 0}},
+            {{"kind", "invalid"}, {"text", std::string(a.invalid)}, {"rules", a.invalid_rules}}}}};
+}
+
 // ---- Benchmarks ----------------------------------------------------------------------------
+
+// Runs `decode` in the benchmark loop and reports the allocations per call as `allocs`. One
+// call before counting: what is allocated once and reused (simdjson's parser buffers) is not a
+// cost per answer.
+template <class Decode>
+void measure(benchmark::State& state, Decode decode) {
+  benchmark::DoNotOptimize(decode());
+  const std::uint64_t before = allocation_count;
+  for (auto _ : state) {
+    auto r = decode();
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["allocs"] =
+      benchmark::Counter(static_cast<double>(allocation_count - before), benchmark::Counter::kAvgIterations);
+}
 
 template <class Form>
 void register_schema(const std::string& form, nlohmann::json (*hand_built)()) {
@@ -111,61 +258,83 @@ void register_schema(const std::string& form, nlohmann::json (*hand_built)()) {
 
 template <class Form, class Value>
 void register_decode(const std::string& form, const answers& a,
-                     hand::result<Value> (*hand_decode)(const nlohmann::json&)) {
+                     hand::result<Value> (*hand_decode)(const nlohmann::json&),
+                     hand::result<Value> (*simd_decode)(hand_simd::od::parser&, simdjson::padded_string_view)) {
   for (const auto& [kind, text] : {std::pair{"valid", a.valid}, std::pair{"invalid", a.invalid}}) {
     const std::string prefix = "decode/" + form + "/" + kind + "/";
     const std::string_view answer = text;
     benchmark::RegisterBenchmark((prefix + "text/elicit").c_str(), [answer](benchmark::State& state) {
-      for (auto _ : state) {
-        auto r = elicit::decode<Form>(answer);
-        benchmark::DoNotOptimize(r);
-      }
+      measure(state, [answer] { return elicit::decode<Form>(answer); });
     });
     benchmark::RegisterBenchmark((prefix + "text/hand").c_str(), [answer, hand_decode](benchmark::State& state) {
-      for (auto _ : state) {
-        auto r = hand::decode_text<Value>(answer, hand_decode);
-        benchmark::DoNotOptimize(r);
-      }
+      measure(state, [answer, hand_decode] { return hand::decode_text<Value>(answer, hand_decode); });
+    });
+    // The parser and the padded copy of the text are made once and reused, as a server would
+    // keep a parser per thread and read requests into a padded buffer.
+    benchmark::RegisterBenchmark((prefix + "text/simdjson").c_str(), [answer, simd_decode](benchmark::State& state) {
+      hand_simd::od::parser parser;
+      const simdjson::padded_string padded(answer);
+      measure(state, [&parser, &padded, simd_decode] { return simd_decode(parser, padded); });
     });
     const nlohmann::json parsed = nlohmann::json::parse(answer);
     benchmark::RegisterBenchmark((prefix + "json/elicit").c_str(), [parsed](benchmark::State& state) {
-      for (auto _ : state) {
-        auto r = elicit::decode<Form>(parsed);
-        benchmark::DoNotOptimize(r);
-      }
+      measure(state, [&parsed] { return elicit::decode<Form>(parsed); });
     });
     benchmark::RegisterBenchmark((prefix + "json/hand").c_str(), [parsed, hand_decode](benchmark::State& state) {
-      for (auto _ : state) {
-        auto r = hand_decode(parsed);
-        benchmark::DoNotOptimize(r);
-      }
+      measure(state, [&parsed, hand_decode] { return hand_decode(parsed); });
     });
     benchmark::RegisterBenchmark(("parse/" + form + "/" + kind).c_str(), [answer](benchmark::State& state) {
-      for (auto _ : state) {
-        nlohmann::json j = nlohmann::json::parse(answer);
-        benchmark::DoNotOptimize(j);
-      }
+      measure(state, [answer] { return nlohmann::json::parse(answer); });
     });
   }
 }
 
+#define ELICIT_BENCH_STR2(x) #x
+#define ELICIT_BENCH_STR(x) ELICIT_BENCH_STR2(x)
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string_view(argv[1]) == "--export") {
+    const nlohmann::ordered_json out{{"forms",
+                                      {exported<shipping::Contact>("Contact", contact_answers),
+                                       exported<shipping::ShipmentOptions>("ShipmentOptions", shipment_answers),
+                                       exported<bench::Order>("Order", order_answers)}}};
+    std::ofstream file(argv[2]);
+    file << out.dump(2) << '\n';
+    if (!file) fail(std::string("cannot write ") + argv[2]);
+    return 0;
+  }
+
   check_schema<shipping::DeliveryAddress>("DeliveryAddress", hand::delivery_address_schema());
   check_schema<shipping::ShipmentOptions>("ShipmentOptions", hand::shipment_options_schema());
   check_schema<bench::Order>("Order", hand::order_schema());
   check_agreement<shipping::Contact>("Contact", contact_answers, hand::decode_contact);
   check_agreement<shipping::ShipmentOptions>("ShipmentOptions", shipment_answers, hand::decode_shipment_options);
   check_agreement<bench::Order>("Order", order_answers, hand::decode_order);
+  check_simdjson("Contact", contact_answers, hand::decode_contact, hand_simd::decode_contact);
+  check_simdjson("ShipmentOptions", shipment_answers, hand::decode_shipment_options,
+                 hand_simd::decode_shipment_options);
+  check_simdjson("Order", order_answers, hand::decode_order, hand_simd::decode_order);
 
   register_schema<shipping::DeliveryAddress>("DeliveryAddress", hand::delivery_address_schema);
   register_schema<shipping::ShipmentOptions>("ShipmentOptions", hand::shipment_options_schema);
   register_schema<bench::Order>("Order", hand::order_schema);
-  register_decode<shipping::Contact>("Contact", contact_answers, hand::decode_contact);
-  register_decode<shipping::ShipmentOptions>("ShipmentOptions", shipment_answers, hand::decode_shipment_options);
-  register_decode<bench::Order>("Order", order_answers, hand::decode_order);
+  register_decode<shipping::Contact>("Contact", contact_answers, hand::decode_contact, hand_simd::decode_contact);
+  register_decode<shipping::ShipmentOptions>("ShipmentOptions", shipment_answers, hand::decode_shipment_options,
+                                             hand_simd::decode_shipment_options);
+  register_decode<bench::Order>("Order", order_answers, hand::decode_order, hand_simd::decode_order);
 
+  // How the simdjson baseline runs: stage 1 (finding the structure) through the kernel the
+  // library picks at run time, the On-Demand reading through the one this file was compiled for.
+  benchmark::AddCustomContext("simdjson_version", ELICIT_BENCH_STR(SIMDJSON_VERSION));
+  benchmark::AddCustomContext("simdjson_stage1_kernel", std::string(simdjson::get_active_implementation()->name()));
+  benchmark::AddCustomContext("simdjson_ondemand_kernel", ELICIT_BENCH_STR(SIMDJSON_BUILTIN_IMPLEMENTATION));
+#ifdef ELICIT_BENCH_ARCH
+  benchmark::AddCustomContext("march", ELICIT_BENCH_ARCH);
+#else
+  benchmark::AddCustomContext("march", "(compiler default)");
+#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

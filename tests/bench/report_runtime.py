@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
 """Turns bench_runtime's JSON output (--benchmark_out) into the markdown tables of
-docs/performance.md: the median CPU time of each benchmark in ns, and elicit / hand-written."""
+docs/performance.md: the median CPU time of each benchmark in ns, and elicit / hand-written.
+Given bench_ajv.mjs's output as well, adds the table against Node + Ajv and simdjson, with
+the allocations per answer.
+
+    report_runtime.py bench_runtime.json [bench_ajv.json]"""
 import json
 import sys
 
 
-def main(path):
+def main(path, ajv_path=None):
     with open(path) as f:
         data = json.load(f)
     scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
     times = {}
+    allocs = {}
     for b in data["benchmarks"]:
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
         times[b["run_name"]] = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+        if "allocs" in b:
+            allocs[b["run_name"]] = b["allocs"]
     reps = data["benchmarks"][0].get("repetitions", 1) if data["benchmarks"] else 0
     ctx = data.get("context", {})
 
@@ -65,8 +72,43 @@ def main(path):
             je, jh = t(f"decode/{form}/{kind}/json/elicit"), t(f"decode/{form}/{kind}/json/hand")
             print(f"| {form} | {kind} | {ns(p)} | {ns(te)} | {ns(th)} | {ratio(te, th)} | {ns(je)} | {ns(jh)} | {ratio(je, jh)} |")
 
+    if ajv_path is None:
+        return
+    with open(ajv_path) as f:
+        ajv = json.load(f)
+    node = {b["name"]: b for b in ajv["benchmarks"]}
+    actx = ajv.get("context", {})
+
+    def count(name):
+        v = allocs.get(name)
+        return "n/a" if v is None else f"{v:.0f}" if abs(v - round(v)) < 0.05 else f"{v:.1f}"
+
+    print()
+    print(f"### Against Node + Ajv and simdjson (ns per answer from text, median of {reps} repetitions)")
+    print()
+    print(f"C++ (one binary, -march: {ctx.get('march', '?')}): CPU time of the thread. simdjson "
+          f"{ctx.get('simdjson_version', '?')}: stage 1 on the `{ctx.get('simdjson_stage1_kernel', '?')}` kernel "
+          f"(picked at run time by the library), On-Demand reading on `{ctx.get('simdjson_ondemand_kernel', '?')}` "
+          f"(picked at compile time). Node {actx.get('node', '?')} (V8 {actx.get('v8', '?')}), ajv "
+          f"{actx.get('ajv', '?')}, ajv-formats {actx.get('ajv-formats', '?')}: CPU time of the process, "
+          f"and wall-clock time. Ratios are elicit / the other, on CPU time; below 1.0 elicit is faster. "
+          f"allocs: calls of operator new per answer.")
+    print()
+    print("| form | answer | elicit decode(text) | hand: nlohmann | hand: simdjson | Node: JSON.parse + Ajv"
+          " | Node, wall | elicit / Ajv | elicit / simdjson | allocs: elicit | allocs: nlohmann | allocs: simdjson |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for form in decode_forms:
+        for kind in ("valid", "invalid"):
+            base = f"decode/{form}/{kind}/text/"
+            te, th, ts = t(base + "elicit"), t(base + "hand"), t(base + "simdjson")
+            nb = node.get(base + "ajv")
+            na = nb["cpu_ns"] if nb else None
+            nw = nb["wall_ns"] if nb else None
+            print(f"| {form} | {kind} | {ns(te)} | {ns(th)} | {ns(ts)} | {ns(na)} | {ns(nw)} | {ratio(te, na)}"
+                  f" | {ratio(te, ts)} | {count(base + 'elicit')} | {count(base + 'hand')} | {count(base + 'simdjson')} |")
+
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: report_runtime.py bench_runtime.json")
-    main(sys.argv[1])
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: report_runtime.py bench_runtime.json [bench_ajv.json]")
+    main(*sys.argv[1:])

@@ -7,7 +7,7 @@ struct Form {
 #ifdef ELICIT_CONTROL
   Color color;
 #else
-  elicit::field<Color, elicit::max_items<1>> color;
+  elicit::field<Color, elicit::max_items<1> > color;
 #endif
 };
 constexpr auto schema = elicit::schema_json<Form>;

@@ -7,9 +7,11 @@
 enum class Topping { cheese, ham, olives };
 struct Form {
 #ifdef ELICIT_CONTROL
-  elicit::field<std::vector<Topping>, elicit::max_items<2>, elicit::default_value<Topping::cheese, Topping::ham>> toppings;
+  elicit::field<std::vector<Topping>, elicit::max_items<2>, elicit::default_value<Topping::cheese, Topping::ham>>
+      toppings;
 #else
-  elicit::field<std::vector<Topping>, elicit::max_items<1>, elicit::default_value<Topping::cheese, Topping::ham>> toppings;
+  elicit::field<std::vector<Topping>, elicit::max_items<1>, elicit::default_value<Topping::cheese, Topping::ham>>
+      toppings;
 #endif
 };
 constexpr auto schema = elicit::schema_json<Form>;

@@ -6,7 +6,7 @@ struct Form {
 #ifdef ELICIT_CONTROL
   std::optional<std::string> nickname;
 #else
-  std::optional<std::optional<std::string>> nickname;
+  std::optional<std::optional<std::string> > nickname;
 #endif
 };
 constexpr auto schema = elicit::schema_json<Form>;

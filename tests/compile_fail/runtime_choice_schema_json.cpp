@@ -11,7 +11,7 @@ struct Pick {
 #ifdef ELICIT_CONTROL
   std::string repo;
 #else
-  elicit::field<elicit::choice, elicit::title<"Repository">> repo;
+  elicit::field<elicit::choice, elicit::title<"Repository"> > repo;
 #endif
 };
 constexpr std::string_view text = elicit::schema_json<Pick>;

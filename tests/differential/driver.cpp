@@ -24,8 +24,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <iostream>
-#include <optional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -206,8 +206,8 @@ int main(int argc, char** argv) {
   if (mode == "schemas" || mode == "ranges") {
     nlohmann::ordered_json all = nlohmann::ordered_json::object();
     for (const form_entry& f : forms_under_test)
-      all[std::string(f.name)] = mode == "schemas" ? nlohmann::ordered_json::parse(f.schema)
-                                                   : nlohmann::ordered_json(f.ranges());
+      all[std::string(f.name)] =
+          mode == "schemas" ? nlohmann::ordered_json::parse(f.schema) : nlohmann::ordered_json(f.ranges());
     std::cout << all.dump() << "\n";
     return 0;
   }

@@ -39,8 +39,9 @@ std::size_t nesting(std::string_view text) {
 template <class Form>
 void same_as_parsed(std::string_view text, const elicit::response<Form>& from_text) {
   const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-  const bool unreadable = !from_text.violations().empty() && from_text.violations()[0].pointer.empty() &&
-                          (from_text.violations()[0].keyword == "json" || from_text.violations()[0].keyword == "maxDepth");
+  const bool unreadable =
+      !from_text.violations().empty() && from_text.violations()[0].pointer.empty() &&
+      (from_text.violations()[0].keyword == "json" || from_text.violations()[0].keyword == "maxDepth");
   if (unreadable) {
     // Refused as text: the parser must refuse it too, or it must really nest too deep. The
     // parser alone stops at a NUL byte and reads what came before it; decode(text) refuses it.

@@ -69,8 +69,7 @@ void exercise(const fuzz::input& in, const elicit::decode_options& options) {
     const auto s = params.find("requestState");
     if (s != params.end() && s->is_string())
       check(answers.request_state() == s->get_ref<const std::string&>(), "requestState is not read as given", in.text);
-    else
-      check(!answers.request_state(), "a requestState that is no string is read", in.text);
+    else check(!answers.request_state(), "a requestState that is no string is read", in.text);
   }
 
   for_each_question([&]<class Form>(std::string_view key) { get<Form>(in, answers, key, options); });

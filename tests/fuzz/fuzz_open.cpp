@@ -100,7 +100,8 @@ struct sealed {
 
 template <class State>
 sealed seal(const State& state, std::size_t type, std::size_t binding, std::chrono::seconds ttl = time_to_live) {
-  return {elicit::seal(state, ring(), bindings[binding], ttl, sealed_at), type, binding, elicit::to_content(state), ttl};
+  return {elicit::seal(state, ring(), bindings[binding], ttl, sealed_at), type, binding, elicit::to_content(state),
+          ttl};
 }
 
 const std::vector<sealed>& tokens() {
@@ -110,9 +111,12 @@ const std::vector<sealed>& tokens() {
     v.push_back(seal(Progress{"A-17", 2, {Country::GB, Country::FR}}, 0, 0));
     v.push_back(seal(Progress{"A-17", 2, {Country::GB, Country::FR}}, 0, 1));
     v.push_back(seal(Progress{"", -2147483647 - 1, {}}, 0, 2, 0s));
-    v.push_back(seal(Progress{std::string(3000, 'x') + "\xc3\xa9\xf0\x9f\x98\x80", 7, std::vector(200, Country::NL)}, 0, 0));
-    v.push_back(seal(Cart{"SPRING", 12.5, std::chrono::year_month_day{std::chrono::year{2024} / 2 / 29}, {999}, true}, 1, 0));
-    v.push_back(seal(Cart{std::nullopt, -0.0, std::chrono::year_month_day{std::chrono::year{1970} / 1 / 1}, {-1000}, false}, 1, 2));
+    v.push_back(
+        seal(Progress{std::string(3000, 'x') + "\xc3\xa9\xf0\x9f\x98\x80", 7, std::vector(200, Country::NL)}, 0, 0));
+    v.push_back(
+        seal(Cart{"SPRING", 12.5, std::chrono::year_month_day{std::chrono::year{2024} / 2 / 29}, {999}, true}, 1, 0));
+    v.push_back(seal(
+        Cart{std::nullopt, -0.0, std::chrono::year_month_day{std::chrono::year{1970} / 1 / 1}, {-1000}, false}, 1, 2));
     v.push_back(seal(Address{{"1 High St"}, {"London"}, {"SW1A 1AA"}, {Country::GB}}, 2, 1));
     return v;
   }();
@@ -237,7 +241,8 @@ void change(Bytes& bytes, reader& in, bool text) {
       if (n > 0) bytes[pos % n] = text ? put(value) : static_cast<typename Bytes::value_type>(value);
       break;
     case 6:  // another state type's tag (bytes 1 to 8)
-      if (!text && n >= 9) elicit::detail::put_u64(reinterpret_cast<unsigned char*>(bytes.data()) + 1, tags[value % type_count]);
+      if (!text && n >= 9)
+        elicit::detail::put_u64(reinterpret_cast<unsigned char*>(bytes.data()) + 1, tags[value % type_count]);
       break;
     case 7:  // another key id, of the same length or not: "k2", "k1", "zz", "k10"
       if (!text && n >= 10) {
@@ -298,9 +303,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       open_every_way(token, origin_of(token), 1min, false);
       break;
     }
-    case 1:
-      mutate(in);
-      break;
+    case 1: mutate(in); break;
     default: {
       const std::size_t type = in.next() % type_count, binding = in.next() % binding_count;
       const std::string_view json_text(reinterpret_cast<const char*>(data) + in.at, size - in.at);

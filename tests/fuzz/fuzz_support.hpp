@@ -22,8 +22,8 @@ namespace fuzz {
 
 // Stops the fuzzer with a reason it prints beside the stack.
 [[noreturn]] inline void fail(const char* why, std::string_view detail = {}) {
-  std::fprintf(stderr, "fuzz check failed: %s %.*s\n", why, static_cast<int>(std::min<std::size_t>(detail.size(), 200000)),
-               detail.data());
+  std::fprintf(stderr, "fuzz check failed: %s %.*s\n", why,
+               static_cast<int>(std::min<std::size_t>(detail.size(), 200000)), detail.data());
   std::abort();
 }
 inline void check(bool ok, const char* why, std::string_view detail = {}) {
@@ -77,7 +77,8 @@ inline void check_refusal(const input& in, const nlohmann::json& value, bool was
   if (!was_refused) return;
   if (why == nullptr || !is_limit(*why)) fail("refused without a limit's keyword", in.text);
   if (why->keyword == "maxDepth" && depth <= limits.max_depth) fail("refused for depth within max_depth", in.text);
-  if (why->keyword == "maxBytes" && in.text.size() <= limits.max_bytes) fail("refused for length within max_bytes", in.text);
+  if (why->keyword == "maxBytes" && in.text.size() <= limits.max_bytes)
+    fail("refused for length within max_bytes", in.text);
 }
 
 // Every list of violations: at most max_violations and then one "maxViolations" summary, last;

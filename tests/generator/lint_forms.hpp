@@ -9,9 +9,9 @@ constexpr auto elicit_options(Size) {
   return std::array{elicit::option{Size::small, "small"}, elicit::option{Size::large, "large"}};  // titles = values
 }
 
-struct Long {  // seven fields
+struct Long {                                                    // seven fields
   elicit::field<std::string, elicit::title<"Free text">> notes;  // no length bound
-  int untitled;                                                 // neither title nor description
+  int untitled;                                                  // neither title nor description
   elicit::field<Size, elicit::title<"Size">> size;
   elicit::field<bool, elicit::title<"A">> a;
   elicit::field<bool, elicit::title<"B">> b;

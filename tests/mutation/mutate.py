@@ -48,11 +48,11 @@ class Mutation:
     ctest: str = ""  # a ctest -R regular expression, run in the copy's build
 
 
-KW = "include/elicit/detail/keywords.hpp"
+KW = "include/elicit/impl/keywords.hpp"
 STATE = "include/elicit/state.hpp"
 DECODE = "include/elicit/decode.hpp"
-READ = "include/elicit/detail/read_value.hpp"
-REPLY = "include/elicit/detail/reply.hpp"
+READ = "include/elicit/impl/read_value.hpp"
+REPLY = "include/elicit/impl/reply.hpp"
 
 MUTATIONS = [
     Mutation(
@@ -136,7 +136,7 @@ MUTATIONS = [
     Mutation(
         "credential_word_dropped",
         "a field named for a token is refused as a credential",
-        "include/elicit/detail/secrets.hpp",
+        "include/elicit/impl/secrets.hpp",
         [('"secret", "token", "apikey",', '"secret", "apikey",')],
         ["test_protocol"],
         ctest=r"^compile_fail\.secret_camel_case_wire_name$"),  # accessToken

@@ -20,9 +20,9 @@ namespace elicit::detail {
 
 // One choice of a select field, as the schema and the validator see it.
 struct enum_entry {
-  std::int64_t value = 0;   // the enumerator, as its underlying value
-  std::string_view wire{};  // `enum` value or `const`: what the client sends back
-  std::string_view title{}; // the label; empty when the enum is untitled
+  std::int64_t value = 0;    // the enumerator, as its underlying value
+  std::string_view wire{};   // `enum` value or `const`: what the client sends back
+  std::string_view title{};  // the label; empty when the enum is untitled
 };
 
 template <class E>
@@ -173,7 +173,7 @@ constexpr void name_chunk(std::array<std::string_view, reflected_max - reflected
 template <class E>
 constexpr auto reflect_names() noexcept {
   constexpr int first = reflect_first<E>, last = reflect_last<E>;
-  constexpr std::size_t count = static_cast<std::size_t>(last - first + 1);
+  constexpr std::size_t count = static_cast<std::size_t>(last - first) + 1;
   std::array<std::string_view, reflected_max - reflected_min + 1> names{};
   for (std::string_view& name : names) name = {};  // GCC 12 needs every element written here
   for_each_index<(count + reflect_chunk - 1) / reflect_chunk>([&]<std::size_t C>() {

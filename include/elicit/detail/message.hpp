@@ -21,7 +21,9 @@ struct counted {
   std::size_t n;
   std::string_view one, many;
 
-  [[nodiscard]] std::size_t bound() const noexcept { return 21 + (one.size() > many.size() ? one.size() : many.size()); }
+  [[nodiscard]] std::size_t bound() const noexcept {
+    return 21 + (one.size() > many.size() ? one.size() : many.size());
+  }
   template <class Sink>
   void write(Sink& out) const {
     write_unsigned(out, n);

@@ -82,8 +82,8 @@ constexpr int compare(const number& a, const number& b) noexcept {
   using k = number::kind_t;
   auto three_way = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
   if (a.kind == k::floating && b.kind == k::floating) return three_way(a.as_double(), b.as_double());
-  if (a.kind == k::floating) return b.kind == k::signed_int ? compare_double_int(a.as_double(), b.i)
-                                                            : compare_double_uint(a.as_double(), b.u);
+  if (a.kind == k::floating)
+    return b.kind == k::signed_int ? compare_double_int(a.as_double(), b.i) : compare_double_uint(a.as_double(), b.u);
   if (b.kind == k::floating) return -compare(b, a);
   if (a.kind == b.kind) return a.kind == k::signed_int ? three_way(a.i, b.i) : three_way(a.u, b.u);
   if (a.kind == k::signed_int) return a.i < 0 ? -1 : three_way(static_cast<std::uint64_t>(a.i), b.u);

@@ -14,7 +14,6 @@
 
 namespace elicit::detail {
 
-
 template <class Sink>
 constexpr void write_unsigned(Sink& out, std::uint64_t v) {
   char digits[20]{};  // written from the end, then put at once

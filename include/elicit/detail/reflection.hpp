@@ -8,7 +8,6 @@
 
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/identifier.hpp>
-#include <elicit/detail/indices.hpp>
 
 #include <boost/pfr.hpp>
 
@@ -52,12 +51,14 @@ member_probe(P) -> member_probe<P>;
 // Boost.PFR reports a reference member by the type it refers to, and cannot form any member's
 // address in a form that has one. Such a form is copy-assignable in none of its members'
 // types' fault: that is how it is told apart (a const member is reported by its own rule).
+template <class T, std::size_t... I>
+constexpr bool members_copy_assignable(std::index_sequence<I...>) {
+  return ((std::is_copy_assignable_v<boost::pfr::tuple_element_t<I, T>> &&
+           !std::is_const_v<boost::pfr::tuple_element_t<I, T>>)&&...);
+}
 template <class T>
-inline constexpr bool has_reference_member = with_indices<member_count<T>>([]<std::size_t... I>(std::index_sequence<I...>) {
-  return !std::is_copy_assignable_v<T> &&
-         ((std::is_copy_assignable_v<boost::pfr::tuple_element_t<I, T>> &&
-           !std::is_const_v<boost::pfr::tuple_element_t<I, T>>) && ...);
-});
+inline constexpr bool has_reference_member =
+    !std::is_copy_assignable_v<T> && members_copy_assignable<T>(std::make_index_sequence<member_count<T>>{});
 
 // A constant that names member I of T; diagnostics that carry it name the member too. A
 // function, not a variable: GCC emits the variables of a type with internal linkage (one in an

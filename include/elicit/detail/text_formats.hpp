@@ -15,16 +15,12 @@ namespace elicit::detail {
 
 constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-constexpr bool is_hex(char c) noexcept {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+constexpr bool is_hex(char c) noexcept { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 constexpr bool one_of(char c, std::string_view set) noexcept { return set.find(c) != std::string_view::npos; }
 
 // ---- email: local-part "@" domain, both dot-separated atoms --------------------------------
 
-constexpr bool is_atom_char(char c) noexcept {
-  return is_alpha(c) || is_digit(c) || one_of(c, "!#$%&'*+/=?^_`{|}~-");
-}
+constexpr bool is_atom_char(char c) noexcept { return is_alpha(c) || is_digit(c) || one_of(c, "!#$%&'*+/=?^_`{|}~-"); }
 
 // atext *("." atext): no dot first, last or twice in a row.
 constexpr bool is_dot_atom(std::string_view s) noexcept {

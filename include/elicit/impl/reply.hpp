@@ -10,7 +10,7 @@
 // compare the two readings.
 #pragma once
 
-#include <elicit/detail/field_spec.hpp>
+#include <elicit/impl/field_spec.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -168,9 +168,9 @@ class reply_reader {
   Json not_object_;  // the result, when it is not an object
   bool has_action_ = false;
   Json action_;
-  bool content_is_object_ = true;   // an absent content reads as an empty object
-  Json content_;          // the content, when it is not an object
-  std::array<Json, 16> near_;  // the fields' values (discarded: absent), in place for most forms
+  bool content_is_object_ = true;  // an absent content reads as an empty object
+  Json content_;                   // the content, when it is not an object
+  std::array<Json, 16> near_;      // the fields' values (discarded: absent), in place for most forms
   std::vector<Json> far_;
   std::span<Json> values_;
   std::vector<std::string> unknown_;
@@ -282,8 +282,9 @@ reply reply_reader<Json>::result(std::span<const Json*> fields) {
 template <class Reader>
 bool parse_json(std::string_view text, Reader& reader) {
 #if NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR == 11
-  auto input = nlohmann::detail::input_adapter(text.begin(), text.end());
-  return nlohmann::detail::parser<nlohmann::json, decltype(input)>(std::move(input), nullptr, true, false)
+  using adapter = decltype(nlohmann::detail::input_adapter(text.begin(), text.end()));
+  return nlohmann::detail::parser<nlohmann::json, adapter>(nlohmann::detail::input_adapter(text.begin(), text.end()),
+                                                           nullptr, true, false)
       .sax_parse(&reader, true);
 #else
   return nlohmann::json::sax_parse(text.begin(), text.end(), &reader);

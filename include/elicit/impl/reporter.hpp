@@ -2,12 +2,12 @@
 // Pointer, and `described` says what a JSON value is in a message ("the text \"abc\"").
 #pragma once
 
-#include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/json_pointer.hpp>
-#include <elicit/detail/keywords.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number_text.hpp>
 #include <elicit/detail/utf8.hpp>
+#include <elicit/impl/field_spec.hpp>
+#include <elicit/impl/keywords.hpp>
 #include <elicit/violation.hpp>
 
 #include <nlohmann/json.hpp>

@@ -2,28 +2,27 @@
 // narrower than 32 bits the range the type itself can hold.
 #pragma once
 
-#include <elicit/detail/field_spec.hpp>
-#include <elicit/detail/number.hpp>
 #include <elicit/choice.hpp>
+#include <elicit/detail/number.hpp>
 #include <elicit/enums.hpp>
 #include <elicit/formats.hpp>
+#include <elicit/impl/field_spec.hpp>
 
 #include <chrono>
 #include <limits>
 #include <optional>
 #include <set>
 #include <string>
-#include <vector>
 #include <type_traits>
+#include <vector>
 
 namespace elicit::detail {
 
 // Character types hold text, not numbers. signed char and unsigned char are left out: they
 // are std::int8_t and std::uint8_t, the narrowest integers.
 template <class T>
-concept character = std::is_same_v<T, char> || std::is_same_v<T, wchar_t> ||
-                    std::is_same_v<T, char8_t> || std::is_same_v<T, char16_t> ||
-                    std::is_same_v<T, char32_t>;
+concept character = std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
+    std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>;
 
 template <class T>
 struct value_traits {
@@ -51,8 +50,7 @@ struct value_traits<T> : simple_traits<value_type::integer> {
   static constexpr number type_max = std::numeric_limits<T>::max();
   static constexpr std::optional<number> lowest =
       sizeof(T) < 4 || std::is_unsigned_v<T> ? std::optional<number>(type_min) : std::nullopt;
-  static constexpr std::optional<number> highest =
-      sizeof(T) < 4 ? std::optional<number>(type_max) : std::nullopt;
+  static constexpr std::optional<number> highest = sizeof(T) < 4 ? std::optional<number>(type_max) : std::nullopt;
 };
 
 template <>
@@ -77,17 +75,17 @@ struct value_traits<std::chrono::sys_seconds> : simple_traits<value_type::string
 
 // Enums: a single-select; a vector or set of them: a multi-select.
 template <class E>
-  requires std::is_enum_v<E>
+  requires(std::is_enum_v<E>)
 struct value_traits<E> : simple_traits<value_type::single_select> {
   using enum_type = E;
 };
 template <class E>
-  requires std::is_enum_v<E>
+  requires(std::is_enum_v<E>)
 struct value_traits<std::vector<E>> : simple_traits<value_type::multi_select> {
   using enum_type = E;
 };
 template <class E>
-  requires std::is_enum_v<E>
+  requires(std::is_enum_v<E>)
 struct value_traits<std::set<E>> : simple_traits<value_type::multi_select> {
   using enum_type = E;
 };

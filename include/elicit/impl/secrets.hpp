@@ -5,9 +5,9 @@
 // `db_password` and `accessToken` are credentials, and `token_count` or `password_hint` are not.
 #pragma once
 
-#include <elicit/detail/describe.hpp>
-#include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/reflection.hpp>
+#include <elicit/impl/describe.hpp>
+#include <elicit/impl/field_spec.hpp>
 
 #include <array>
 #include <cstddef>
@@ -50,14 +50,18 @@ constexpr std::array<std::string_view, N> last_words(std::string_view name) noex
 }
 
 inline constexpr std::string_view credential_words[] = {
-    "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey",
-    "cvv",      "cvc",    "otp",        "totp",     "hotp",       "pin",   "credential", "credentials",
+    "password", "passwd", "passphrase", "passcode", "secret", "token",      "apikey",      "cvv",
+    "cvc",      "otp",    "totp",       "hotp",     "pin",    "credential", "credentials",
 };
 inline constexpr std::array<std::string_view, 2> credential_pairs[] = {
-    {"api", "key"},   {"private", "key"}, {"secret", "key"},   {"access", "key"},
-    {"card", "number"}, {"pin", "code"},  {"otp", "code"},     {"security", "code"},
-    {"verification", "code"}, {"auth", "code"}, {"mfa", "code"},  {"time", "code"},  // one_time_code
-    {"pin", "number"},  {"password", "confirmation"}, {"password", "confirm"},
+    {"api", "key"},           {"private", "key"},
+    {"secret", "key"},        {"access", "key"},
+    {"card", "number"},       {"pin", "code"},
+    {"otp", "code"},          {"security", "code"},
+    {"verification", "code"}, {"auth", "code"},
+    {"mfa", "code"},          {"time", "code"},  // one_time_code
+    {"pin", "number"},        {"password", "confirmation"},
+    {"password", "confirm"},
 };
 
 constexpr bool looks_like_credential(std::string_view name) noexcept {
@@ -76,9 +80,10 @@ constexpr bool asks_for_secret(const field_spec& s) noexcept {
 template <class Form, std::size_t I, auto Member = probe_of<Form, I>()>
 struct secret_rule {
   static constexpr bool ok = !asks_for_secret(spec_of<Form, I>);
-  static_assert(ok, "elicit: this field's name says it is a credential (password, API key, token, card number, "
-                    "one-time code...), and forms must never ask for one: send the user to a page of yours in URL "
-                    "mode instead (elicit::url_params). If it is no credential, add elicit::not_secret to it");
+  static_assert(ok,
+                "elicit: this field's name says it is a credential (password, API key, token, card number, "
+                "one-time code...), and forms must never ask for one: send the user to a page of yours in URL "
+                "mode instead (elicit::url_params). If it is no credential, add elicit::not_secret to it");
 };
 
 // The index of the first field that looks like a credential, or the field count.

@@ -3,16 +3,16 @@
 // field's default as the JSON a client would have sent.
 #pragma once
 
-#include <elicit/detail/field_spec.hpp>
-#include <elicit/detail/keywords.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number.hpp>
-#include <elicit/detail/reporter.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/detail/value_traits.hpp>
 #include <elicit/field.hpp>
 #include <elicit/formats.hpp>
+#include <elicit/impl/field_spec.hpp>
+#include <elicit/impl/keywords.hpp>
+#include <elicit/impl/reporter.hpp>
+#include <elicit/impl/value_traits.hpp>
 #include <elicit/violation.hpp>
 
 #include <nlohmann/json.hpp>
@@ -153,10 +153,12 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     if (!j.is_string()) return report_type(r, s, "a date and time", j);
     const auto t = parse_date_time(j.get_ref<const std::string&>());
     if (!t)
-      return r("format", message(label_of(s), " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got ",
-                                 described{j}, "."));
+      return r("format",
+               message(label_of(s), " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got ",
+                       described{j}, "."));
     if (t->has_fraction)
-      return r("format", message(label_of(s), " holds whole seconds; got a fraction of a second in ", described{j}, "."));
+      return r("format",
+               message(label_of(s), " holds whole seconds; got a fraction of a second in ", described{j}, "."));
     out = t->instant;
   } else if constexpr (std::is_enum_v<V> || std::is_same_v<V, choice>) {
     if (auto e = read_choice<V>(j, s, r)) out = std::move(*e);

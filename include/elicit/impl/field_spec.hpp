@@ -86,7 +86,7 @@ struct field_spec {
   std::uint64_t enum_type = 0;
   bool titled = false;
   bool legacy_names = false;
-  bool not_secret = false;  // the author vouches that a credential-like name is no credential
+  bool not_secret = false;       // the author vouches that a credential-like name is no credential
   bool runtime_options = false;  // an elicit::choice field: its options are given per request (form<F>)
   default_spec def{};
 
@@ -100,9 +100,7 @@ struct field_spec {
     return nullptr;
   }
 
-  [[nodiscard]] constexpr bool has_default() const noexcept {
-    return def.kind != default_spec::kind_t::none;
-  }
+  [[nodiscard]] constexpr bool has_default() const noexcept { return def.kind != default_spec::kind_t::none; }
   [[nodiscard]] constexpr bool required() const noexcept { return !optional && !has_default(); }
 };
 

@@ -2,13 +2,13 @@
 // names of choices, dates as text.
 #pragma once
 
-#include <elicit/detail/field_spec.hpp>
-#include <elicit/detail/keywords.hpp>
+#include <elicit/choice.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/text_formats.hpp>
-#include <elicit/detail/value_traits.hpp>
-#include <elicit/choice.hpp>
 #include <elicit/formats.hpp>
+#include <elicit/impl/field_spec.hpp>
+#include <elicit/impl/keywords.hpp>
+#include <elicit/impl/value_traits.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -22,8 +22,8 @@ namespace elicit::detail {
 template <class E>
 std::string wire_for(const field_spec& s, E e) {
   if (const enum_entry* choice = s.option_for(underlying(e))) return std::string(choice->wire);
-  throw std::invalid_argument(message("elicit::to_content: ", label_of(s), " holds enumerator value ",
-                                      underlying(e), ", which is not one of its options"));
+  throw std::invalid_argument(message("elicit::to_content: ", label_of(s), " holds enumerator value ", underlying(e),
+                                      ", which is not one of its options"));
 }
 
 template <class V>

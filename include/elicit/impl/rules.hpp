@@ -7,15 +7,16 @@
 #pragma once
 
 #include <elicit/annotations.hpp>
-#include <elicit/detail/describe.hpp>
-#include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/fixed_string.hpp>
+#include <elicit/detail/indices.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/detail/value_traits.hpp>
 #include <elicit/enums.hpp>
 #include <elicit/field.hpp>
+#include <elicit/impl/describe.hpp>
+#include <elicit/impl/field_spec.hpp>
+#include <elicit/impl/value_traits.hpp>
 
 #include <bit>
 #include <cstddef>
@@ -186,15 +187,14 @@ constexpr problem options_problem(const field_spec& s) {
 
 constexpr problem select_default_problem(const field_spec& s) {
   const default_spec& d = s.def;
-  if (d.kind != default_spec::kind_t::enumerators || d.enum_type != s.enum_type)
-    return problem::default_type_mismatch;
+  if (d.kind != default_spec::kind_t::enumerators || d.enum_type != s.enum_type) return problem::default_type_mismatch;
   for (std::size_t i = 0; i < d.enumerator_count; ++i) {
     if (s.option_for(d.enumerators[i]) == nullptr) return problem::default_not_offered;
     for (std::size_t j = 0; j < i; ++j)
       if (d.enumerators[j] == d.enumerators[i]) return problem::default_repeats;
   }
-  const bool fits = (!s.min_items || d.enumerator_count >= *s.min_items) &&
-                    (!s.max_items || d.enumerator_count <= *s.max_items);
+  const bool fits =
+      (!s.min_items || d.enumerator_count >= *s.min_items) && (!s.max_items || d.enumerator_count <= *s.max_items);
   return fits ? problem::none : problem::default_items_count;
 }
 
@@ -216,8 +216,7 @@ constexpr problem value_problem(const field_spec& s) {
     if (const problem p = options_problem(s); p != problem::none) return p;
   }
   if (s.minimum && s.maximum && compare(*s.minimum, *s.maximum) > 0) return problem::min_above_max;
-  if (s.min_length && s.max_length && *s.min_length > *s.max_length)
-    return problem::min_length_above_max_length;
+  if (s.min_length && s.max_length && *s.min_length > *s.max_length) return problem::min_length_above_max_length;
   if (s.min_items && s.max_items && *s.min_items > *s.max_items) return problem::min_items_above_max_items;
   if (s.min_items && !s.runtime_options && *s.min_items > s.option_count) return problem::min_items_above_options;
   if (!s.has_default()) return problem::none;
@@ -225,8 +224,7 @@ constexpr problem value_problem(const field_spec& s) {
   const bool several = d.kind == kind::mixed || (d.kind == kind::enumerators && d.enumerator_count > 1);
   if (several && s.type != value_type::multi_select) return problem::many_defaults;
   switch (s.type) {
-    case value_type::boolean:
-      return d.kind == kind::boolean ? problem::none : problem::default_type_mismatch;
+    case value_type::boolean: return d.kind == kind::boolean ? problem::none : problem::default_type_mismatch;
     case value_type::integer:
     case value_type::number:
       if (d.kind != kind::number) return problem::default_type_mismatch;
@@ -339,14 +337,16 @@ struct annotated_name_rule {
       if (s.member == Member::name()) return true;
     return false;
   }();
-  static_assert(ok, "elicit: elicit::member names a member this struct does not have: check its spelling against the struct");
+  static_assert(
+      ok, "elicit: elicit::member names a member this struct does not have: check its spelling against the struct");
 };
 
 // The same name twice: one list of annotations per member.
 template <class Form, class Member, std::size_t Times>
 struct repeated_name_rule {
   static constexpr bool ok = Times == 1;
-  static_assert(ok, "elicit: elicit::member names the same member twice: list all its annotations in one elicit::member");
+  static_assert(ok,
+                "elicit: elicit::member names the same member twice: list all its annotations in one elicit::member");
 };
 
 template <class M, class... All>
@@ -394,13 +394,16 @@ template <class Form>
 struct form_rules {
   using T = std::remove_cv_t<Form>;
   static constexpr bool aggregate = std::is_class_v<T> && std::is_aggregate_v<T> && !std::is_polymorphic_v<T>;
-  static_assert(aggregate, "elicit: a form must be an aggregate struct: no constructors, no virtual functions, no private members, no base classes");
+  static_assert(aggregate,
+                "elicit: a form must be an aggregate struct: no constructors, no virtual functions, no private "
+                "members, no base classes");
 
   static constexpr std::size_t count = [] {
     if constexpr (aggregate) return member_count<T>;
     else return std::size_t{1};
   }();
-  static_assert(count <= max_fields, "elicit: a form has at most 100 fields; a question that large belongs in configuration, not in a form");
+  static_assert(count <= max_fields,
+                "elicit: a form has at most 100 fields; a question that large belongs in configuration, not in a form");
 
   static constexpr bool references = [] {
     if constexpr (aggregate && count <= max_fields) return has_reference_member<T>;

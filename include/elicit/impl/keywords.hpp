@@ -4,11 +4,11 @@
 // Both read the field's description (field_spec) and nothing else, so they cannot disagree.
 #pragma once
 
-#include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number_text.hpp>
 #include <elicit/detail/text_formats.hpp>
+#include <elicit/impl/field_spec.hpp>
 
 #include <cstddef>
 #include <string>
@@ -97,8 +97,7 @@ constexpr void write_choices(Sink& out, const field_spec& s, bool& first) {
 }
 
 template <class Sink>
-constexpr void write_optional_count(Sink& out, std::string_view key, const std::optional<std::size_t>& v,
-                                    bool& first) {
+constexpr void write_optional_count(Sink& out, std::string_view key, const std::optional<std::size_t>& v, bool& first) {
   if (!v) return;
   write_key(out, key, first);
   write_unsigned(out, *v);

@@ -1,16 +1,16 @@
 // Builds the description (field_spec) of every member of a form, at compile time.
 #pragma once
 
-#include <elicit/detail/field_spec.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/reflection.hpp>
-#include <elicit/detail/value_traits.hpp>
 #include <elicit/field.hpp>
+#include <elicit/impl/field_spec.hpp>
+#include <elicit/impl/value_traits.hpp>
 
 #include <array>
+#include <cstddef>
 #include <tuple>
 #include <type_traits>
-#include <cstddef>
 #include <utility>
 
 namespace elicit::detail {
@@ -18,7 +18,9 @@ namespace elicit::detail {
 // ---- Annotations beside the struct (elicit::members, field.hpp) ----
 
 template <class Form>
-concept annotated_beside = requires(const Form& f) { elicit_annotations(f); };
+concept annotated_beside = requires(const Form& f) {
+  elicit_annotations(f);
+};
 
 template <class Form>
 struct beside {

