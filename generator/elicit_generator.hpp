@@ -72,7 +72,7 @@ inline std::string type_text(const field_info& f) {
     case value_type::multi_select: t = f.titled() ? "choices (titled)" : "choices"; break;
   }
   if (f.runtime_options()) t += ", set at run time";
-  if (f.format() != format::none) t += ", " + std::string(format_keyword(f.format()));
+  if (f.format() != format::none) t.append(", ").append(format_keyword(f.format()));
   return t;
 }
 
