@@ -1,4 +1,4 @@
-// decode(text) reads the answer straight from the parser's events (impl/reply.hpp), without
+// decode(text) reads the answer straight from its text (detail/json_scanner.hpp, impl/reply.hpp), without
 // building the document; decode(json) reads the parsed document. They must judge every answer
 // alike: same action, same violations in the same order, same value. Here on hand-picked
 // documents (repeated keys, keys in any order, content that is not an object, nesting in
@@ -296,4 +296,117 @@ TEST_CASE("decode(text) and decode(json) read generated answers alike") {
                                                   {"maybe_day", {R"("2000-01-01")"}},
                                                   {"always", {R"("x")"}}},
                                                  2000, 400, 800);
+}
+
+namespace {
+
+// Whether decode(text) refused the text as JSON (not as an answer).
+template <class Form>
+bool refused_as_json(const elicit::response<Form>& r) {
+  return r.violations().size() == 1 && r.violations()[0].pointer.empty() && r.violations()[0].keyword == "json";
+}
+
+// decode(text) refuses `text` as JSON exactly when nlohmann::json::parse does (a NUL byte
+// aside: the parser takes it for the end of the text), and reads it as decode(json) reads the
+// parsed document when it does not.
+template <class Form>
+void parses_alike(const std::string& text) {
+  INFO(json(text).dump(-1, ' ', true, json::error_handler_t::replace));
+  const elicit::response<Form> r = elicit::decode<Form>(text);
+  const bool parser_refuses = json::parse(text, nullptr, false).is_discarded() || text.find('\0') != std::string::npos;
+  REQUIRE(refused_as_json(r) == parser_refuses);
+  if (!parser_refuses) same_reading<Form>(text);
+}
+
+}  // namespace
+
+TEST_CASE("decode(text) refuses exactly the texts the parser refuses, and reads values as it does") {
+  const std::string head = R"({"action":"accept","content":{"flag":true,"count":)";
+  // Values of a field, of an unknown key, and whole texts: every corner of the JSON grammar.
+  const std::vector<std::string> values = {
+      // numbers
+      "0", "-0", "00", "01", "-01", "1.", ".5", "1.e3", "1e", "1e+", "1E-2", "-", "+1", "1.5e308", "1e309", "-1e400",
+      "1e-400", "2.4e-324", "4.9e-324", "0.0000000000000000000000000000001e-300", "123456789012345678901234567890",
+      "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+      "18446744073709551615", "18446744073709551616", "0e99999999999", "1e-99999999999", "1e99999999999",
+      std::string(400, '9'), "0." + std::string(400, '0') + "1", "NaN", "Infinity", "-Infinity", "0x10", "1_000",
+      // literals
+      "true", "false", "null", "tru", "True", "nul", "nulll", "falsey",
+      // strings and escapes
+      R"("")", R"("a\"b")", R"("\\")", R"("\/")", R"("\b\f\n\r\t")", R"("\u0041")", R"("\u00e9")", R"("\u20AC")",
+      R"("\uD83D\uDE00")", R"("\uD83D")", R"("\uDE00")", R"("\uD83D\u0041")", R"("\uD83Dx")", R"("\u12")",
+      R"("\u12G4")", R"("\x41")", R"("\a")", R"("\)", "\"\\u0000\"", "\"tab\there\"", "\"new\nline\"", "\"\x7f\"",
+      "\"\xc3\xa9\"", "\"\xc3\"", "\"\xc3(\"", "\"\xe2\x82\xac\"", "\"\xe2\x82\"", "\"\xed\xa0\x80\"",
+      "\"\xf0\x9f\x98\x80\"", "\"\xf4\x90\x80\x80\"", "\"\xc0\xaf\"", "\"\xe0\x80\xaf\"", "\"\xff\"", "\"\x80\"",
+      "\"unterminated", "'single'",
+      // lists and objects
+      "[]", "[1,]", "[,1]", "[1 2]", "[[[]]]", "{}", R"({"a":1,})", R"({"a" 1})", R"({1:2})", R"({"a":1 "b":2})",
+      R"({"a":[{"b":null}]})", "[", "{", "]", "}",
+      // whitespace and stray bytes
+      " 1 ", "\t1\r\n",
+      "\x0b"
+      "1",
+      "\f1", std::string("1\0", 2),
+      "\xc2\xa0"
+      "1",
+      "1 x"};
+  for (const std::string& v : values) {
+    parses_alike<forms::Plain>(head + v + "}}");                                          // a field's value
+    parses_alike<forms::Plain>(R"({"action":"accept","content":{"x":)" + v + "}}");       // an unknown key's
+    parses_alike<forms::Plain>(R"({"_meta":)" + v + R"(,"action":"cancel"})");            // outside the content
+    parses_alike<forms::Plain>(v);                                                        // the whole text
+    parses_alike<forms::Plain>(R"({"action":"accept","content":{"text":[)" + v + "]}}");  // an item of a list
+    parses_alike<forms::Choices>(R"({"action":"accept","content":{"many":[)" + v + "]}}");
+  }
+  // Keys with escapes are the same keys; a byte order mark may start the text, and nothing else.
+  parses_alike<forms::Plain>(R"({"\u0061ction":"accept","content":{"\u0074ext":"x\u0041"}})");
+  parses_alike<forms::Plain>(
+      "\xEF\xBB\xBF"
+      R"({"action":"decline"})");
+  parses_alike<forms::Plain>(
+      "\xEF\xBB"
+      R"({"action":"decline"})");
+  parses_alike<forms::Plain>(
+      " \xEF\xBB\xBF"
+      R"({"action":"decline"})");
+  parses_alike<forms::Plain>("");
+  parses_alike<forms::Plain>("   ");
+}
+
+TEST_CASE("decode(text) refuses exactly the texts the parser refuses, on mutated answers") {
+  const std::vector<std::string> seeds = {
+      R"({"action":"accept","content":{"flag":true,"count":-12,"big":9007199254740993,"ratio":2.5e-3,"weight":1.5,)"
+      R"("text":"h\u00e9llo \"w\"","day":"2024-02-29","moment":"2025-01-31T09:30:00Z","mail":"a@b.org",)"
+      R"("link":"https://e.org/x?y=1"},"_meta":{"k":[1,2,{"z":null}]}})",
+      R"({"content":{"many":["Red","Blue"],"plain":"Green","titled":"#00FF00","size":"small"},"action":"accept"})"};
+  // Bytes that matter to the grammar, and some that never may appear outside a string.
+  static constexpr char bytes[] = "\"\\{}[],:0123456789-+.eEtrufalsn \t\n\r\x01\x7f\x80\xbf\xc3\xe2\xed\xf0\xff";
+  const std::string interesting(bytes, sizeof bytes);  // the closing NUL too
+  std::mt19937 random(20261130);
+  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
+  int refused = 0, read = 0;
+  for (int i = 0; i < 6000; ++i) {
+    std::string text = seeds[pick(seeds.size())];
+    for (std::size_t edits = 1 + pick(3); edits > 0; --edits) {
+      const std::size_t at = pick(text.size() + 1);
+      const char byte = interesting[pick(interesting.size())];
+      switch (pick(4)) {
+        case 0:
+          if (at < text.size()) text[at] = byte;
+          break;
+        case 1: text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), byte); break;
+        case 2:
+          if (at < text.size()) text.erase(at, 1);
+          break;
+        default: text.resize(at); break;
+      }
+    }
+    const bool choices = text.find("many") != std::string::npos;
+    if (choices) parses_alike<forms::Choices>(text);
+    else parses_alike<forms::Plain>(text);
+    ++(json::accept(text) ? read : refused);
+  }
+  // Both kinds, in numbers: a mutation that always broke (or never broke) the text tests little.
+  CHECK(refused > 1000);
+  CHECK(read > 1000);
 }

@@ -204,18 +204,18 @@ inline void report_unknown_keys(const reply& r, violation_list& violations) {
 // to `violations`.
 template <class Form, class Specs>
 void read_content(const reply& r, const Specs& specs, Form& form, violation_list& violations) {
-  if (r.content_not_object != nullptr) {
+  if (r.content_not_object.present()) {
     violations.push_back(
         {"", "type",
-         message("The answer's content must be a JSON object; got ", described{*r.content_not_object}, ".")});
+         message("The answer's content must be a JSON object; got ", described{r.content_not_object}, ".")});
     return;
   }
   for_each_index<member_count<Form>>([&]<std::size_t I>() {
     const field_spec& s = specs.template at<I>();
     auto& target = value_of(boost::pfr::get<I>(form));
     const reporter at{violations, s.wire};
-    if (const nlohmann::json* value = r.fields[I]) {
-      read_value(*value, s, target, at);
+    if (const value_view value = r.fields[I]; value.present()) {
+      read_value(value, s, target, at);
     } else if (s.has_default()) {
       read_value(default_json(s), s, target, at);
     } else if (s.optional) {
@@ -229,9 +229,10 @@ void read_content(const reply& r, const Specs& specs, Form& form, violation_list
 
 // The reply whose content is `content` (an object or not); `fields` holds one slot per field.
 inline void add_content(reply& r, const nlohmann::json& content, std::span<const field_spec> specs,
-                        std::span<const nlohmann::json*> fields, bool strict) {
-  if (content.is_object()) find_fields(content, specs, fields, strict, r.unknown);
-  else r.content_not_object = &content;
+                        std::span<value_view> fields, bool strict, std::vector<std::string_view>& unknown) {
+  if (content.is_object()) find_fields(content, specs, fields, strict, unknown);
+  else r.content_not_object = content;
+  r.unknown = unknown;
 }
 
 // An ElicitResult judged: the action, and for accept the content read into a Form.
@@ -241,18 +242,18 @@ response<Form> judge(const reply& r, const Specs& specs, std::size_t max_violati
     return response<Form>(action::cancel, std::nullopt,
                           violation_list({{std::move(pointer), std::move(keyword), std::move(text)}}));
   };
-  if (r.not_object != nullptr)
+  if (r.not_object.present())
     return malformed("", "type",
-                     message("An elicitation result must be a JSON object; got ", described{*r.not_object}, "."));
-  if (r.action == nullptr)
+                     message("An elicitation result must be a JSON object; got ", described{r.not_object}, "."));
+  if (!r.action.present())
     return malformed("/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)");
-  const std::string* name = r.action->get_ptr<const std::string*>();
-  const std::string_view said = name != nullptr ? std::string_view(*name) : std::string_view();
-  if (said == "decline") return response<Form>(action::decline, std::nullopt, {});
-  if (said == "cancel") return response<Form>(action::cancel, std::nullopt, {});
-  if (name == nullptr || said != "accept")
+  const bool named = r.action.is(json_kind::string);
+  const std::string_view said = r.action.text();
+  if (named && said == "decline") return response<Form>(action::decline, std::nullopt, {});
+  if (named && said == "cancel") return response<Form>(action::cancel, std::nullopt, {});
+  if (!named || said != "accept")
     return malformed("/action", "enum",
-                     message(R"(The action must be "accept", "decline" or "cancel"; got )", described{*r.action}, "."));
+                     message(R"(The action must be "accept", "decline" or "cancel"; got )", described{r.action}, "."));
   std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
   violation_list violations(max_violations);
   read_content(r, specs, *form, violations);  // no content reads as an empty object
@@ -264,9 +265,10 @@ response<Form> judge(const reply& r, const Specs& specs, std::size_t max_violati
 template <class Form, class Specs>
 decoded<Form> decode_content(const nlohmann::json& content, const Specs& specs, const decode_options& options) {
   if (auto refused = exceeds(content, options.limits())) return decoded<Form>(violation_list({std::move(*refused)}));
-  std::array<const nlohmann::json*, member_count<Form>> fields{};
+  std::array<value_view, member_count<Form>> fields{};
+  std::vector<std::string_view> unknown;
   reply r;
-  add_content(r, content, specs.all(), fields, options.strict);
+  add_content(r, content, specs.all(), fields, options.strict, unknown);
   r.fields = fields;
   violation_list violations(options.max_violations);
   Form form{};
@@ -280,15 +282,16 @@ template <class Form, class Specs>
 response<Form> decode_result(const nlohmann::json& result, const Specs& specs, const decode_options& options) {
   if (auto refused = exceeds(result, options.limits()))
     return response<Form>(action::cancel, std::nullopt, violation_list({std::move(*refused)}));
-  std::array<const nlohmann::json*, member_count<Form>> fields{};
+  std::array<value_view, member_count<Form>> fields{};
+  std::vector<std::string_view> unknown;
   reply r;
   r.fields = fields;
   if (!result.is_object()) {
-    r.not_object = &result;
+    r.not_object = result;
   } else {
-    if (const auto a = result.find("action"); a != result.end()) r.action = &*a;
+    if (const auto a = result.find("action"); a != result.end()) r.action = *a;
     if (const auto c = result.find("content"); c != result.end())
-      add_content(r, *c, specs.all(), fields, options.strict);
+      add_content(r, *c, specs.all(), fields, options.strict, unknown);
   }
   return judge<Form>(r, specs, options.max_violations);
 }
@@ -301,21 +304,19 @@ response<Form> decode_text(std::string_view json_text, const Specs& specs, const
   if (json_text.size() > options.max_bytes)
     return unreadable("maxBytes", message("The answer is ", json_text.size(), " bytes long, more than the ",
                                           options.max_bytes, " this server reads."));
-  // The parser would stop at a NUL byte and take what came before it for the whole answer.
-  if (const std::size_t nul = json_text.find('\0'); nul != std::string_view::npos)
-    return unreadable("json", message("The answer is not valid JSON (at byte ", nul + 1, ")."));
-  reply_reader<dependent_t<Form, nlohmann::json>> reader(specs.all(), options.strict, options.max_depth);
-  if (!parse_json(json_text, reader)) {
-    // The parser's own messages quote the bytes it stopped at, which need not be UTF-8; the
-    // message says where instead, so that it can always be sent on as JSON.
-    if (reader.too_deep())
+  text_reply reader(json_text, specs.all(), options.strict, options.max_depth);
+  if (!reader.read()) {
+    // The message says where the text stopped being JSON, never what it held there: those
+    // bytes need not be UTF-8, and the message must always be sendable as JSON.
+    const json_scanner& scan = reader.scanner();
+    if (scan.failed() == json_scanner::failure::too_deep)
       return unreadable("maxDepth",
                         message("The answer nests lists and objects more than ", options.max_depth, " levels deep."));
-    if (reader.error_id() == 406)  // out_of_range.406: a number beyond double
+    if (scan.failed() == json_scanner::failure::number_range)
       return unreadable("json", "The answer holds a number too large to read.");
-    return unreadable("json", message("The answer is not valid JSON (at byte ", reader.error_byte(), ")."));
+    return unreadable("json", message("The answer is not valid JSON (at byte ", scan.error_byte(), ")."));
   }
-  std::array<const nlohmann::json*, member_count<Form>> fields{};
+  std::array<value_view, member_count<Form>> fields{};
   return judge<Form>(reader.result(fields), specs, options.max_violations);
 }
 
@@ -365,8 +366,8 @@ template <class Form>
 }
 
 // Decodes an ElicitResult from its JSON text, within options.max_bytes and options.max_depth.
-// The text is read straight into the form's fields (impl/reply.hpp), without building the
-// whole document first; the answer is judged exactly as decode(nlohmann::json::parse(text)).
+// The text is read straight into the form's fields (impl/reply.hpp, detail/json_scanner.hpp),
+// without building a document; the answer is judged exactly as decode(nlohmann::json::parse(text)).
 // Throws only std::bad_alloc.
 template <class Form>
 [[nodiscard]] response<Form> decode(std::string_view json_text, const decode_options& options = {}) {

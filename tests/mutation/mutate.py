@@ -53,6 +53,7 @@ STATE = "include/elicit/state.hpp"
 DECODE = "include/elicit/decode.hpp"
 READ = "include/elicit/impl/read_value.hpp"
 REPLY = "include/elicit/impl/reply.hpp"
+SCANNER = "include/elicit/detail/json_scanner.hpp"
 
 MUTATIONS = [
     Mutation(
@@ -143,8 +144,9 @@ MUTATIONS = [
     Mutation(
         "text_depth_limit_off_by_one",
         "decode(text) refuses nesting deeper than max_depth, at exactly that level",
-        REPLY,
-        [("  if (depth_ == max_depth_) {", "  if (depth_ == max_depth_ + 1) {")],
+        SCANNER,
+        [("    if (depth_ == max_depth_) return fail(failure::too_deep);",
+          "    if (depth_ == max_depth_ + 1) return fail(failure::too_deep);")],
         ["test_reply", "test_limits", "test_decode"]),
     Mutation(
         "parse_json_depth_off_by_one",
@@ -169,15 +171,21 @@ MUTATIONS = [
         "decline_read_as_cancel",
         "decline and cancel are kept apart",
         DECODE,
-        [('  if (said == "decline") return response<Form>(action::decline, std::nullopt, {});',
-          '  if (said == "decline") return response<Form>(action::cancel, std::nullopt, {});')],
+        [('  if (named && said == "decline") return response<Form>(action::decline, std::nullopt, {});',
+          '  if (named && said == "decline") return response<Form>(action::cancel, std::nullopt, {});')],
         ["test_decode", "test_protocol", "test_reply"]),
     Mutation(
         "text_reader_first_action_wins",
         "decode(text) reads a repeated action as the parser does: the last one wins",
         REPLY,
-        [('    next_ = k == "action" ? role::action : k == "content" ? role::content : role::skip;',
-          '    next_ = k == "action" && !has_action_ ? role::action : k == "content" ? role::content : role::skip;')],
+        [('    if (key == "action") {', '    if (key == "action" && action_.kind == json_kind::nothing) {')],
+        ["test_reply"]),
+    Mutation(
+        "lone_low_surrogate_read",
+        "decode(text) refuses what the JSON parser refuses: an escaped low surrogate alone",
+        SCANNER,
+        [("      if (cp >= 0xDC00 && cp <= 0xDFFF) return fail(failure::syntax);",
+          "      if (false && cp >= 0xDC00 && cp <= 0xDFFF) return fail(failure::syntax);")],
         ["test_reply"]),
     Mutation(
         "length_in_bytes",

@@ -13,6 +13,7 @@
 #include <elicit/impl/keywords.hpp>
 #include <elicit/impl/reporter.hpp>
 #include <elicit/impl/value_traits.hpp>
+#include <elicit/impl/value_view.hpp>
 #include <elicit/violation.hpp>
 
 #include <nlohmann/json.hpp>
@@ -33,12 +34,7 @@
 namespace elicit::detail {
 
 // A JSON number as an exact `number`, or nothing when it is not a finite number.
-inline std::optional<number> json_number(const nlohmann::json& j) {
-  if (j.is_number_unsigned()) return number{j.get<std::uint64_t>()};
-  if (j.is_number_integer()) return number{j.get<std::int64_t>()};
-  if (j.is_number_float() && std::isfinite(j.get<double>())) return number{j.get<double>()};
-  return std::nullopt;
-}
+inline std::optional<number> json_number(value_view j) noexcept { return j.as_number(); }
 
 template <class I>
 I integer_from(const number& n) {
@@ -64,22 +60,21 @@ template <>
 inline constexpr bool is_choice_container<std::set<choice>> = true;
 
 // The option `j` names, or nothing (reported) when it names none of the field's options.
-inline const enum_entry* read_option(const nlohmann::json& j, const field_spec& s, const reporter& r) {
-  const std::string* wire = j.get_ptr<const std::string*>();
-  const enum_entry* choice = wire != nullptr ? find_choice(s, *wire) : nullptr;
+inline const enum_entry* read_option(value_view j, const field_spec& s, const reporter& r) {
+  const bool text = j.is(json_kind::string);
+  const enum_entry* choice = text ? find_choice(s, j.text()) : nullptr;
   if (choice == nullptr && r.out.full()) {
     r.out.omit();  // counted, not described: a long list of wrong items costs no message each
     return nullptr;
   }
   if (choice == nullptr)
-    r(wire != nullptr ? "enum" : "type",
-      message(label_of(s), " must be one of ", choices_of{s}, "; got ", described{j}, "."));
+    r(text ? "enum" : "type", message(label_of(s), " must be one of ", choices_of{s}, "; got ", described{j}, "."));
   return choice;
 }
 
 // An enumerator, or a run-time choice (by its wire value), from the option it names.
 template <class E>
-std::optional<E> read_choice(const nlohmann::json& j, const field_spec& s, const reporter& r) {
+std::optional<E> read_choice(value_view j, const field_spec& s, const reporter& r) {
   const enum_entry* option = read_option(j, s, r);
   if (option == nullptr) return std::nullopt;
   if constexpr (std::is_same_v<E, choice>) return choice{std::string(option->wire)};
@@ -89,14 +84,14 @@ std::optional<E> read_choice(const nlohmann::json& j, const field_spec& s, const
 // Reads `j` into `out` when it meets the field's schema; otherwise reports every rule it
 // breaks and leaves `out` alone.
 template <class V>
-void read_value(const nlohmann::json& j, const field_spec& s, V& out, const reporter& r) {
+void read_value(value_view j, const field_spec& s, V& out, const reporter& r) {
   if constexpr (is_optional<V>::value) {
     typename V::value_type inner{};
     const std::size_t before = r.out.total();
     read_value(j, s, inner, r);
     if (r.out.total() == before) out = std::move(inner);
   } else if constexpr (std::is_same_v<V, bool>) {
-    if (j.is_boolean()) out = j.get<bool>();
+    if (j.is(json_kind::boolean)) out = j.boolean();
     else report_type(r, s, "true or false", j);
   } else if constexpr (std::is_integral_v<V>) {
     const std::optional<number> n = json_number(j);
@@ -134,8 +129,8 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     }
     if (r.out.total() == before) out = static_cast<V>(d);
   } else if constexpr (std::is_same_v<V, std::string> || std::is_same_v<V, email> || std::is_same_v<V, uri>) {
-    if (!j.is_string()) return report_type(r, s, "text", j);
-    const auto& text = j.get_ref<const std::string&>();
+    if (!j.is(json_kind::string)) return report_type(r, s, "text", j);
+    const std::string_view text = j.text();
     const std::size_t length = code_points(text);
     if (length == invalid_utf8) return r("type", message(label_of(s), " is not valid UTF-8 text."));
     const std::size_t before = r.out.total();
@@ -143,15 +138,15 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     check_format(s, text, r);
     if (r.out.total() == before) out = V(text);
   } else if constexpr (std::is_same_v<V, std::chrono::year_month_day>) {
-    if (!j.is_string()) return report_type(r, s, "a date (YYYY-MM-DD)", j);
-    const auto date = parse_date(j.get_ref<const std::string&>());
+    if (!j.is(json_kind::string)) return report_type(r, s, "a date (YYYY-MM-DD)", j);
+    const auto date = parse_date(j.text());
     if (!date)
       return r("format", message(label_of(s), " must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got ",
                                  described{j}, "."));
     out = *date;
   } else if constexpr (std::is_same_v<V, std::chrono::sys_seconds>) {
-    if (!j.is_string()) return report_type(r, s, "a date and time", j);
-    const auto t = parse_date_time(j.get_ref<const std::string&>());
+    if (!j.is(json_kind::string)) return report_type(r, s, "a date and time", j);
+    const auto t = parse_date_time(j.text());
     if (!t)
       return r("format",
                message(label_of(s), " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got ",
@@ -164,7 +159,7 @@ void read_value(const nlohmann::json& j, const field_spec& s, V& out, const repo
     if (auto e = read_choice<V>(j, s, r)) out = std::move(*e);
   } else if constexpr (is_enum_container<V> || is_choice_container<V>) {
     using E = typename V::value_type;
-    if (!j.is_array()) return report_type(r, s, "a list of choices", j);
+    if (!j.is(json_kind::array)) return report_type(r, s, "a list of choices", j);
     const std::size_t before = r.out.total();
     check_items(s, j.size(), r);
     V selected;

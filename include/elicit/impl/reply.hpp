@@ -1,16 +1,18 @@
 // An ElicitResult as decode reads it (`reply`), found in a parsed document or read straight
-// from text (`reply_reader`).
+// from text (`text_reply`).
 //
-// Reading from text is where the time goes: parsing is four fifths of decoding an answer.
-// reply_reader takes the parser's events and keeps only what decode looks at, the action and
-// the value of each field of the form, each in a slot of its own. The rest of the document is
-// checked as JSON and bounded in depth but never built, and no map of the content is made.
-// What it keeps is what decode finds in the parsed document, key for key (a repeated key: the
-// last one wins, as in nlohmann::json::parse); tests/test_reply.cpp and the fuzz target
-// compare the two readings.
+// Reading from text is where the time goes. text_reply drives the JSON scanner
+// (detail/json_scanner.hpp) over the result and keeps only what decode looks at: the action
+// and the value of each field of the form, each in a slot of its own, as views into the text.
+// The rest of the document is checked as JSON and bounded in depth but never built, and no map
+// of the content is made. What it keeps is what decode finds in the parsed document, key for
+// key (a repeated key: the last one wins, as in nlohmann::json::parse); tests/test_reply.cpp
+// and the fuzz target compare the two readings.
 #pragma once
 
+#include <elicit/detail/json_scanner.hpp>
 #include <elicit/impl/field_spec.hpp>
+#include <elicit/impl/value_view.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +21,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,261 +35,191 @@ struct dependent_type {
 template <class T, class X>
 using dependent_t = typename dependent_type<T, X>::type;
 
-// What decode looks at in an ElicitResult. A null pointer is something absent.
+// What decode looks at in an ElicitResult. A view that is not present is something absent.
 struct reply {
-  const nlohmann::json* not_object = nullptr;          // the result, when it is not an object
-  const nlohmann::json* action = nullptr;              // its action
-  const nlohmann::json* content_not_object = nullptr;  // its content, when that is not an object
-  std::span<const nlohmann::json* const> fields;       // the content's value of each field, in form order
-  std::vector<std::string_view> unknown;               // (strict) the content's other keys, sorted, once each
+  value_view not_object;                      // the result, when it is not an object
+  value_view action;                          // its action
+  value_view content_not_object;              // its content, when that is not an object
+  std::span<const value_view> fields;         // the content's value of each field, in form order
+  std::span<const std::string_view> unknown;  // (strict) the content's other keys, sorted, once each
 };
 
-// The index of the field whose wire name is `key`, or specs.size() when none is.
-inline std::size_t field_index(std::span<const field_spec> specs, std::string_view key) noexcept {
-  std::size_t i = 0;
-  while (i < specs.size() && specs[i].wire != key) ++i;
-  return i;
+// The index of the field whose wire name is `key`, or specs.size() when none is. Fields mostly
+// come in the form's order: the search starts at `hint`, the one after the last found.
+inline std::size_t field_index(std::span<const field_spec> specs, std::string_view key, std::size_t hint = 0) noexcept {
+  const std::size_t n = specs.size();
+  for (std::size_t k = 0, i = hint < n ? hint : 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
+    if (specs[i].wire == key) return i;
+  return n;
 }
 
 // The fields of a parsed content object, found by their wire names; `out` has one per spec.
-inline void find_fields(const nlohmann::json& content, std::span<const field_spec> specs,
-                        std::span<const nlohmann::json*> out, bool strict, std::vector<std::string_view>& unknown) {
+inline void find_fields(const nlohmann::json& content, std::span<const field_spec> specs, std::span<value_view> out,
+                        bool strict, std::vector<std::string_view>& unknown) {
   // The object's own map: a heterogeneous lookup by the wire name, without building a key.
   const auto& members = content.get_ref<const nlohmann::json::object_t&>();
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const auto it = members.find(specs[i].wire);
-    out[i] = it == members.end() ? nullptr : &it->second;
+    out[i] = it == members.end() ? value_view() : value_view(it->second);
   }
   if (!strict) return;
   for (const auto& member : members)
     if (field_index(specs, member.first) == specs.size()) unknown.push_back(member.first);  // the map is sorted
 }
 
-// Builds one JSON value from the parser's events, as nlohmann::json::parse would.
-template <class Json>
-class value_builder {
+// Reads an ElicitResult from its text into a slot per field of the form. The views it gives
+// point into the text (and into this reader, for strings with escapes and for lists): both
+// must outlive the reply.
+class text_reply {
  public:
-  void start(Json& target) {
-    target_ = &target;
-    open_.clear();
-  }
-  template <class V>
-  void add(V&& v) {
-    place(std::forward<V>(v));
-  }
-  void open(typename Json::value_t kind) { open_.push_back(&place(kind)); }
-  void key(const std::string& k) { slot_ = &(*open_.back())[k]; }  // repeated: the last value wins
-  void close() { open_.pop_back(); }
-  [[nodiscard]] bool done() const noexcept { return open_.empty(); }
-
- private:
-  // Where the next value goes: the target, the end of the open list, or the last key's slot.
-  template <class V>
-  Json& place(V&& v) {
-    if (open_.empty()) return *target_ = Json(std::forward<V>(v));
-    if (open_.back()->is_array()) return open_.back()->emplace_back(std::forward<V>(v));
-    return *slot_ = Json(std::forward<V>(v));
-  }
-
-  Json* target_ = nullptr;
-  std::vector<Json*> open_;  // the lists and objects still open, outermost first
-  Json* slot_ = nullptr;
-};
-
-// Reads an ElicitResult from the parser's events (nlohmann::json::sax_parse). A template on
-// the document type (nlohmann::json) only so that nothing of it is compiled in a translation
-// unit that does not decode text: decode names it through a type that depends on the form.
-template <class Json>
-class reply_reader {
- public:
-  reply_reader(std::span<const field_spec> specs, bool strict, std::size_t max_depth)
-      : specs_(specs), strict_(strict), max_depth_(max_depth) {
-    if (specs.size() > near_.size()) far_.resize(specs.size());
-    values_ = specs.size() > near_.size() ? std::span<Json>(far_) : std::span(near_).first(specs.size());
+  text_reply(std::string_view text, std::span<const field_spec> specs, bool strict, std::size_t max_depth)
+      : scan_(text, max_depth), specs_(specs), strict_(strict) {
+    if (specs.size() > near_fields) far_.resize(specs.size());
+    values_ = specs.size() > near_fields ? std::span<text_value>(far_) : std::span(near_.data(), specs.size());
     clear_content();
   }
-  reply_reader(const reply_reader&) = delete;
-  reply_reader& operator=(const reply_reader&) = delete;
+  text_reply(const text_reply&) = delete;
+  text_reply& operator=(const text_reply&) = delete;
 
-  // ---- The parser's events ----
-  bool null() { return scalar(nullptr); }
-  bool boolean(bool v) { return scalar(v); }
-  bool number_integer(std::int64_t v) { return scalar(v); }
-  bool number_unsigned(std::uint64_t v) { return scalar(v); }
-  bool number_float(double v, const std::string& /*text*/) { return scalar(v); }
-  // Strings and keys are copied, not moved: the parser's buffer keeps its capacity for the next.
-  bool string(const std::string& v) { return scalar(v); }
-  bool binary(typename Json::binary_t& v) { return scalar(v); }  // never produced by JSON text
-  bool start_object(std::size_t /*size*/) { return open(Json::value_t::object); }
-  bool start_array(std::size_t /*size*/) { return open(Json::value_t::array); }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
-  bool key(const std::string& k);
-  bool parse_error(std::size_t byte, const std::string& /*token*/, const typename Json::exception& e) {
-    error_byte_ = byte;
-    error_id_ = e.id;
-    return false;
-  }
-
-  // ---- After sax_parse ----
-  [[nodiscard]] bool too_deep() const noexcept { return too_deep_; }
-  [[nodiscard]] std::size_t error_byte() const noexcept { return error_byte_; }
-  [[nodiscard]] int error_id() const noexcept { return error_id_; }  // nlohmann's id: 101 syntax, 406 range...
-  // What was read; `fields` has one slot per spec and must outlive the reply, as must this reader.
-  [[nodiscard]] reply result(std::span<const Json*> fields);
+  // Reads the whole text; false when it is not JSON or nests too deep (scanner() says which).
+  bool read();
+  [[nodiscard]] const json_scanner& scanner() const noexcept { return scan_; }
+  // What was read; `fields` has one slot per spec.
+  [[nodiscard]] reply result(std::span<value_view> fields);
 
  private:
-  // What the next value is, from the key before it.
-  enum class role { skip, action, content, field };
-
-  template <class V>
-  bool scalar(V&& v) {
-    if (building_) builder_.add(std::forward<V>(v));
-    else if (skip_until_ == 0)
-      if (Json* target = target_at(depth_)) *target = Json(std::forward<V>(v));
-    return true;
+  bool read_result();
+  bool read_content();
+  bool read_field(text_value& out);
+  void clear_content() {
+    content_is_object_ = true;
+    for (text_value& v : values_) v = text_value{};
+    unknown_.clear();
   }
-  bool open(typename Json::value_t kind);
-  bool close();
-  Json* target_at(std::size_t depth);
-  void clear_content();
+  void add_item(const text_value& item) {
+    if (items_.empty() && item_count_ < near_items) {
+      near_items_[item_count_++] = item;
+      return;
+    }
+    if (items_.empty()) items_.assign(near_items_.begin(), near_items_.begin() + item_count_);
+    items_.push_back(item);
+    ++item_count_;
+  }
 
+  json_scanner scan_;
   std::span<const field_spec> specs_;
   bool strict_;
-  std::size_t max_depth_;
-
-  std::size_t depth_ = 0;       // lists and objects open around the next event
-  bool building_ = false;       // a list or object is being built into a target
-  std::size_t skip_until_ = 0;  // when not 0, everything is skipped until depth_ falls below this
-  value_builder<Json> builder_;
-  role next_ = role::skip;
-  std::size_t next_field_ = 0;
 
   bool result_is_object_ = false;
-  Json not_object_;  // the result, when it is not an object
-  bool has_action_ = false;
-  Json action_;
+  text_value not_object_;          // the result, when it is not an object
+  text_value action_;              // kind nothing: absent
   bool content_is_object_ = true;  // an absent content reads as an empty object
-  Json content_;                   // the content, when it is not an object
-  std::array<Json, 16> near_;      // the fields' values (discarded: absent), in place for most forms
-  std::vector<Json> far_;
-  std::span<Json> values_;
-  std::vector<std::string> unknown_;
-
-  bool too_deep_ = false;
-  std::size_t error_byte_ = 0;
-  int error_id_ = 0;
+  text_value content_;             // the content, when it is not an object
+  // In place for most forms and answers, and left unwritten until used (2 KB a decode).
+  static constexpr std::size_t near_fields = 16, near_items = 32;
+  union {
+    std::array<text_value, near_fields> near_;  // the fields' values (kind nothing: absent)
+  };
+  union {
+    std::array<text_value, near_items> near_items_;  // the items of the fields' lists
+  };
+  std::vector<text_value> far_;  // the fields' values, for a form of more fields
+  std::span<text_value> values_;
+  std::vector<text_value> items_;  // all the items, once there are more
+  std::uint32_t item_count_ = 0;
+  std::vector<std::string_view> unknown_;
 };
 
-template <class Json>
-bool reply_reader<Json>::key(const std::string& k) {
-  if (building_) {
-    builder_.key(k);
-  } else if (skip_until_ != 0) {
-  } else if (depth_ == 1) {  // a key of the result
-    next_ = k == "action" ? role::action : k == "content" ? role::content : role::skip;
-  } else {  // a key of the content object
-    next_field_ = field_index(specs_, k);
-    next_ = next_field_ < specs_.size() ? role::field : role::skip;
-    if (next_ == role::skip && strict_) unknown_.push_back(k);
-  }
-  return true;
-}
-
-template <class Json>
-bool reply_reader<Json>::open(typename Json::value_t kind) {
-  if (depth_ == max_depth_) {
-    too_deep_ = true;
+inline bool text_reply::read() {
+  if (scan_.peek() == '{') {
+    if (!read_result()) return false;
+  } else if (!scan_.value(not_object_)) {
     return false;
   }
-  const std::size_t at = depth_++;
-  if (building_) {
-    builder_.open(kind);
-  } else if (skip_until_ != 0) {
-  } else if (kind == Json::value_t::object && at == 0) {
-    result_is_object_ = true;  // its keys follow
-  } else if (kind == Json::value_t::object && at == 1 && next_ == role::content) {
-    clear_content();  // a repeated "content": the last one wins
-  } else if (Json* target = target_at(at)) {
-    builder_.start(*target);
-    builder_.open(kind);
-    building_ = true;
-  } else {
-    skip_until_ = depth_;
-  }
-  return true;
+  return scan_.finish();
 }
 
-template <class Json>
-bool reply_reader<Json>::close() {
-  const std::size_t closing = depth_--;
-  if (building_) {
-    builder_.close();
-    building_ = !builder_.done();
-  } else if (skip_until_ == closing) {
-    skip_until_ = 0;
-  }
-  return true;
-}
-
-// Where a value that starts inside `depth` lists and objects goes, or nowhere.
-template <class Json>
-Json* reply_reader<Json>::target_at(std::size_t depth) {
-  if (depth == 0) return &not_object_;
-  if (depth == 1) {
-    if (next_ == role::action) {
-      has_action_ = true;
-      return &action_;
+inline bool text_reply::read_result() {
+  result_is_object_ = true;
+  if (!scan_.open('{')) return false;
+  if (scan_.close_if('}')) return true;
+  for (bool more = true; more;) {
+    std::string_view key;
+    if (!scan_.key(key)) return false;
+    if (key == "action") {
+      action_ = text_value{};
+      if (!scan_.value(action_)) return false;
+    } else if (key == "content") {
+      clear_content();  // a repeated "content": the last one wins
+      if (scan_.peek() == '{') {
+        if (!read_content()) return false;
+      } else {
+        content_is_object_ = false;
+        content_ = text_value{};
+        if (!scan_.value(content_)) return false;
+      }
+    } else if (!scan_.skip()) {
+      return false;
     }
-    if (next_ != role::content) return nullptr;
-    clear_content();
-    content_is_object_ = false;
-    return &content_;
+    if (!scan_.next('}', more)) return false;
   }
-  if (next_ != role::field) return nullptr;
-  return &values_[next_field_];
+  return true;
 }
 
-template <class Json>
-void reply_reader<Json>::clear_content() {
-  content_is_object_ = true;
-  for (Json& v : values_) v = Json(Json::value_t::discarded);
-  unknown_.clear();
+inline bool text_reply::read_content() {
+  if (!scan_.open('{')) return false;
+  if (scan_.close_if('}')) return true;
+  std::size_t hint = 0;
+  for (bool more = true; more;) {
+    std::string_view key;
+    if (!scan_.key(key)) return false;
+    const std::size_t i = field_index(specs_, key, hint);
+    if (i < specs_.size()) {
+      hint = i + 1;
+      values_[i] = text_value{};  // a repeated field: the last one wins
+      if (!read_field(values_[i])) return false;
+    } else {
+      if (strict_) unknown_.push_back(key);
+      if (!scan_.skip()) return false;
+    }
+    if (!scan_.next('}', more)) return false;
+  }
+  return true;
 }
 
-template <class Json>
-reply reply_reader<Json>::result(std::span<const Json*> fields) {
+// A field's value: a list with its items (a multi-select's choices), anything else as a value.
+inline bool text_reply::read_field(text_value& out) {
+  if (scan_.peek() != '[') return scan_.value(out);
+  out.kind = json_kind::array;
+  out.first_item = item_count_;
+  if (!scan_.open('[')) return false;
+  if (scan_.close_if(']')) return true;
+  for (bool more = true; more;) {
+    text_value item;
+    if (!scan_.value(item)) return false;
+    add_item(item);
+    ++out.item_count;
+    if (!scan_.next(']', more)) return false;
+  }
+  return true;
+}
+
+inline reply text_reply::result(std::span<value_view> fields) {
   reply r;
+  const text_value* items = items_.empty() ? near_items_.data() : items_.data();
   if (!result_is_object_) {
-    r.not_object = &not_object_;
+    r.not_object = value_view(not_object_, items);
     return r;
   }
-  if (has_action_) r.action = &action_;
-  if (!content_is_object_) r.content_not_object = &content_;
-  for (std::size_t i = 0; i < values_.size(); ++i) fields[i] = values_[i].is_discarded() ? nullptr : &values_[i];
+  if (action_.kind != json_kind::nothing) r.action = value_view(action_, items);
+  if (!content_is_object_) r.content_not_object = value_view(content_, items);
+  for (std::size_t i = 0; i < values_.size(); ++i)
+    fields[i] = values_[i].kind == json_kind::nothing ? value_view() : value_view(values_[i], items);
   r.fields = fields;
   std::sort(unknown_.begin(), unknown_.end());  // as the parsed object's map would hold them
   unknown_.erase(std::unique(unknown_.begin(), unknown_.end()), unknown_.end());
-  r.unknown.assign(unknown_.begin(), unknown_.end());
+  r.unknown = unknown_;
   return r;
-}
-
-// Runs the JSON parser over `text`, its events to `reader`. nlohmann::json::sax_parse would
-// also instantiate, for the reader, the parsers of CBOR, MessagePack, UBJSON, BJData and BSON
-// (it branches on a format given at run time): about 0.7 s of compile time, and their code,
-// in every translation unit that decodes text. With the version elicit is built against the
-// JSON parser that sax_parse forwards to is called directly; other versions take the public
-// call. A template, so that nothing is instantiated where no text is decoded.
-template <class Reader>
-bool parse_json(std::string_view text, Reader& reader) {
-#if NLOHMANN_JSON_VERSION_MAJOR == 3 && NLOHMANN_JSON_VERSION_MINOR == 11
-  using adapter = decltype(nlohmann::detail::input_adapter(text.begin(), text.end()));
-  return nlohmann::detail::parser<nlohmann::json, adapter>(nlohmann::detail::input_adapter(text.begin(), text.end()),
-                                                           nullptr, true, false)
-      .sax_parse(&reader, true);
-#else
-  return nlohmann::json::sax_parse(text.begin(), text.end(), &reader);
-#endif
 }
 
 }  // namespace elicit::detail

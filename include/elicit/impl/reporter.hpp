@@ -8,12 +8,10 @@
 #include <elicit/detail/utf8.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
+#include <elicit/impl/value_view.hpp>
 #include <elicit/violation.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -49,36 +47,25 @@ struct reporter {
 // What a JSON value is, as a message part: `the text "abc"`, `the number 12.5`, `a list`...
 // Text is shown up to 40 code points, whole ones, and never when it is not UTF-8.
 struct described {
-  const nlohmann::json& j;
+  value_view j;
 
-  [[nodiscard]] std::size_t bound() const noexcept {
-    const std::string* text = j.get_ptr<const std::string*>();
-    return 48 + (text == nullptr ? 0 : std::min<std::size_t>(text->size(), 160));
-  }
+  [[nodiscard]] std::size_t bound() const noexcept { return 48 + std::min<std::size_t>(j.text().size(), 160); }
   template <class Sink>
   void write(Sink& out) const {
-    switch (j.type()) {
-      case nlohmann::json::value_t::null: return out.put("null");
-      case nlohmann::json::value_t::boolean: return out.put(j.get<bool>() ? "true" : "false");
-      case nlohmann::json::value_t::string: return write_text(out, j.get_ref<const std::string&>());
-      case nlohmann::json::value_t::array: return out.put("a list");
-      case nlohmann::json::value_t::object: return out.put("an object");
-      case nlohmann::json::value_t::number_float:
-        if (!std::isfinite(j.get<double>())) return out.put("a number out of range");
-        out.put("the number ");
-        return write_number(out, number{j.get<double>()});
-      case nlohmann::json::value_t::number_unsigned:
-        out.put("the number ");
-        return write_unsigned(out, j.get<std::uint64_t>());
-      case nlohmann::json::value_t::number_integer:
-        out.put("the number ");
-        return write_signed(out, j.get<std::int64_t>());
-      case nlohmann::json::value_t::binary: return out.put("binary data");
+    switch (j.kind()) {
+      case json_kind::null: return out.put("null");
+      case json_kind::boolean: return out.put(j.boolean() ? "true" : "false");
+      case json_kind::string: return write_text(out, j.text());
+      case json_kind::array: return out.put("a list");
+      case json_kind::object: return out.put("an object");
+      case json_kind::number: out.put("the number "); return write_number(out, *j.as_number());
+      case json_kind::bad_number: return out.put("a number out of range");
+      case json_kind::binary: return out.put("binary data");
       default: return out.put("nothing readable");  // discarded: what parse(text, nullptr, false) gives for bad text
     }
   }
   template <class Sink>
-  static void write_text(Sink& out, const std::string& text) {
+  static void write_text(Sink& out, std::string_view text) {
     if (!is_utf8(text)) return out.put("text that is not valid UTF-8");
     std::size_t cut = 0, shown = 0;
     while (cut < text.size() && shown < 40) {
@@ -86,12 +73,12 @@ struct described {
       ++shown;
     }
     out.put("the text \"");
-    out.put(std::string_view(text).substr(0, cut));
+    out.put(text.substr(0, cut));
     out.put(cut < text.size() ? "...\"" : "\"");
   }
 };
 
-inline void report_type(const reporter& r, const field_spec& s, std::string_view expected, const nlohmann::json& j) {
+inline void report_type(const reporter& r, const field_spec& s, std::string_view expected, value_view j) {
   r("type", message(label_of(s), " must be ", expected, "; got ", described{j}, "."));
 }
 
