@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,7 +53,7 @@ class violation_list {
   // that is counted and then forgotten.
   violation& emplace_back() {
     ++total_;
-    if (full()) return overflow_ = violation{};
+    if (full()) return overflow_.emplace();
     if (items_.capacity() == 0) items_.reserve(4);  // an invalid answer seldom breaks more: one allocation
     return items_.emplace_back();
   }
@@ -75,7 +76,7 @@ class violation_list {
   std::size_t limit_ = unlimited;
   std::size_t total_ = 0;
   bool summarized_ = false;
-  violation overflow_;
+  std::optional<violation> overflow_;  // the scratch one; only a list past its limit makes it
 };
 
 }  // namespace elicit

@@ -213,37 +213,50 @@ inline bool json_scanner::skip() {
 // At the opening quote. With `keep`, `out` is the text unescaped; without, it is only checked.
 inline bool json_scanner::string(std::string_view& out, bool keep) {
   const char* const start = ++at_;
-  // Runs of plain bytes, eight at a time: no quote, backslash, control byte or non-ASCII byte.
-  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  while (end_ - at_ >= 8) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, at_, 8);
-    const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-    const std::uint64_t special =
-        ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w;
-    if ((special & highs) != 0) break;
-    at_ += 8;
-  }
-  // The rest byte by byte, until the first escape.
+  const char* p = at_;  // a local: the member would be stored and reloaded at every step
   for (;;) {
-    if (at_ == end_) return fail(failure::syntax);
-    const auto b = static_cast<unsigned char>(*at_);
+    // Eight bytes at a time while eight are left: the first that is a quote, a backslash, a
+    // control byte or not ASCII is found in one step (the lowest byte a test flags is always
+    // one it should flag), and everything before it is plain text.
+    if (end_ - p >= 8) {
+      constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+      std::uint64_t w = 0;
+      std::memcpy(&w, p, 8);
+      const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+      const std::uint64_t special =
+          (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
+      if (special == 0) {
+        p += 8;
+        continue;
+      }
+      const unsigned first = static_cast<unsigned>(__builtin_ctzll(special)) / 8;  // little-endian: lowest first
+      p += first;
+      if (((w >> (8 * first)) & 0xFF) == '"') {  // the common end, without reading the byte again
+        out = std::string_view(start, static_cast<std::size_t>(p - start));
+        at_ = p + 1;
+        return true;
+      }
+    } else if (p == end_) {
+      at_ = p;
+      return fail(failure::syntax);
+    }
+    const auto b = static_cast<unsigned char>(*p);
     if (b == '"') {
-      out = std::string_view(start, static_cast<std::size_t>(at_ - start));
-      ++at_;
+      out = std::string_view(start, static_cast<std::size_t>(p - start));
+      at_ = p + 1;
       return true;
     }
+    at_ = p;
     if (b == '\\') break;
     if (b < 0x20) return fail(failure::syntax);
     if (b < 0x80) {
-      ++at_;
+      ++p;
       continue;
     }
     const std::size_t len = utf8_sequence_length(b);
-    if (len == 0 || static_cast<std::size_t>(end_ - at_) < len ||
-        code_points(std::string_view(at_, len)) == invalid_utf8)
+    if (len == 0 || static_cast<std::size_t>(end_ - p) < len || code_points(std::string_view(p, len)) == invalid_utf8)
       return fail(failure::syntax);
-    at_ += len;
+    p += len;
   }
   // With escapes: the text so far, then the rest unescaped, in the buffer (reserved once for
   // the whole text, so that the views into it stay valid).

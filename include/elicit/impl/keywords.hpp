@@ -7,6 +7,7 @@
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number_text.hpp>
+#include <elicit/detail/same_text.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/impl/field_spec.hpp>
 
@@ -199,7 +200,7 @@ void check_items(const field_spec& s, std::size_t count, Report&& report) {
 // enum / oneOf / items: the choice whose wire value this is, never matched by title.
 inline const enum_entry* find_choice(const field_spec& s, std::string_view wire) noexcept {
   for (std::size_t i = 0; i < s.option_count; ++i)
-    if (s.options[i].wire == wire) return &s.options[i];
+    if (same_text(s.options[i].wire, wire)) return &s.options[i];
   return nullptr;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <elicit/detail/json_scanner.hpp>
+#include <elicit/detail/same_text.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/value_view.hpp>
 
@@ -49,7 +50,7 @@ struct reply {
 inline std::size_t field_index(std::span<const field_spec> specs, std::string_view key, std::size_t hint = 0) noexcept {
   const std::size_t n = specs.size();
   for (std::size_t k = 0, i = hint < n ? hint : 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
-    if (specs[i].wire == key) return i;
+    if (same_text(specs[i].wire, key)) return i;
   return n;
 }
 
@@ -146,10 +147,10 @@ inline bool text_reply::read_result() {
   for (bool more = true; more;) {
     std::string_view key;
     if (!scan_.key(key)) return false;
-    if (key == "action") {
+    if (same_text(key, "action")) {
       action_ = text_value{};
       if (!scan_.value(action_)) return false;
-    } else if (key == "content") {
+    } else if (same_text(key, "content")) {
       clear_content();  // a repeated "content": the last one wins
       if (scan_.peek() == '{') {
         if (!read_content()) return false;

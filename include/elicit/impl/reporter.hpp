@@ -31,7 +31,8 @@ struct reporter {
 
   void operator()(std::string_view keyword, std::string message) const {
     if (out.full()) return out.omit();
-    violation& v = out.emplace_back();  // filled in place: no string is moved twice
+    violation& v = out.emplace_back();                                 // filled in place: no string is moved twice
+    v.pointer.reserve(1 + field.size() + (item != no_item ? 21 : 0));  // one allocation, when it needs one
     v.pointer += '/';
     append_pointer_token(v.pointer, field);
     if (item != no_item) {
