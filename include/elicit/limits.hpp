@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -118,23 +119,28 @@ class parsed_json {
 // unread, and a list or object that opens deeper than max_depth stops the parse at once, so
 // that no value deeper than the limit is ever built. Never throws but std::bad_alloc. The
 // parser's own messages, which may quote bytes that are not UTF-8, are replaced by the byte
-// position, so that the error can always be sent on as JSON.
-[[nodiscard]] inline parsed_json parse_json(std::string_view text, const json_limits& limits = {}) {
+// position, so that the error can always be sent on as JSON. (A template only so that the
+// parser is compiled where parse_json is called, not in every file that includes this header:
+// call it as parse_json(text, limits).)
+template <class Json = nlohmann::json>
+[[nodiscard]] parsed_json parse_json(std::string_view text, const json_limits& limits = {}) {
+  static_assert(std::is_same_v<Json, nlohmann::json>, "elicit::parse_json parses into nlohmann::json");
   if (auto refused = detail::text_limits(text, limits)) return parsed_json(std::move(*refused));
   // depth counts the containers around the one being opened; the result itself is at 0.
-  const auto bounded = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& /*parsed*/) {
-    if ((event == nlohmann::json::parse_event_t::object_start || event == nlohmann::json::parse_event_t::array_start) &&
+  using event_t = typename Json::parse_event_t;
+  const auto bounded = [&](int depth, event_t event, Json& /*parsed*/) {
+    if ((event == event_t::object_start || event == event_t::array_start) &&
         static_cast<std::size_t>(depth) >= limits.max_depth) {
       throw std::length_error("too deep");  // stops the parser; caught below
     }
     return true;
   };
   try {
-    return parsed_json(nlohmann::json::parse(text, bounded));
+    return parsed_json(Json::parse(text, bounded));
   } catch (const std::length_error&) {
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const typename Json::parse_error& e) {
     return parsed_json(violation{"", "json", detail::message("The text is not valid JSON (at byte ", e.byte, ").")});
-  } catch (const nlohmann::json::out_of_range&) {
+  } catch (const typename Json::out_of_range&) {
     return parsed_json(violation{"", "json", "The text holds a number too large to read."});
   }
   return parsed_json(
