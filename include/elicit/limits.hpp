@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -43,11 +44,27 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
     const nlohmann::json* value;
     std::size_t depth;  // lists and objects around it
   };
-  std::vector<frame> todo{{&root, 0}};
+  // The values still to visit: in place up to 32 (an answer's content and its lists need no
+  // allocation), beyond that in `far`, which holds todo[32], todo[33]...
+  std::array<frame, 32> near;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
+  std::vector<frame> far;
+  std::size_t count = 0;
+  auto push = [&](frame f) {
+    if (count < near.size()) near[count] = f;
+    else far.push_back(f);
+    ++count;
+  };
+  auto pop = [&] {
+    --count;
+    if (count < near.size()) return near[count];
+    const frame f = far.back();
+    far.pop_back();
+    return f;
+  };
+  push({&root, 0});
   std::size_t bytes = 0;
-  while (!todo.empty()) {
-    const auto [j, depth] = todo.back();
-    todo.pop_back();
+  while (count != 0) {
+    const auto [j, depth] = pop();
     if (j->is_structured() && depth + 1 > limits.max_depth)
       return violation{"", "maxDepth",
                        message("The JSON nests lists and objects more than ", limits.max_depth, " levels deep.")};
@@ -56,11 +73,10 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
     if (j->is_object()) {
       for (const auto& [key, value] : j->get_ref<const nlohmann::json::object_t&>()) {
         bytes += key.size() + 3;
-        todo.push_back({&value, depth + 1});
+        push({&value, depth + 1});
       }
     } else if (j->is_array()) {
-      for (const nlohmann::json& item : j->get_ref<const nlohmann::json::array_t&>())
-        todo.push_back({&item, depth + 1});
+      for (const nlohmann::json& item : j->get_ref<const nlohmann::json::array_t&>()) push({&item, depth + 1});
     }
     if (bytes > limits.max_bytes)
       return violation{
