@@ -361,7 +361,10 @@ class form {
     }
   }
   // The same, as a JSON value with the keys in the text's order. Throws as schema_json().
-  [[nodiscard]] nlohmann::ordered_json schema() const { return nlohmann::ordered_json::parse(schema_json()); }
+  // (The parser is named through Form, so that it is compiled only where schema() is used.)
+  [[nodiscard]] nlohmann::ordered_json schema() const {
+    return detail::dependent_t<Form, nlohmann::ordered_json>::parse(schema_json());
+  }
 
   // Decodes an answer to this form, as elicit::decode<F> does, against what this form offered.
   // Throws form_error when an elicit::choice field was given no choices; otherwise only

@@ -491,7 +491,8 @@ template <class State>
   const auto json = to_content(state);
   // A state that would not open again (a bound it breaks, text that is not UTF-8) is refused here.
   if (const decoded<State> check = decode_content<State>(
-          nlohmann::json::parse(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+          dependent_t<State, nlohmann::json>::parse(  // named through State: the parser is compiled where used
+              json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
       !check)
     throw std::invalid_argument(fmt::format("elicit::seal: the state breaks its own rules: {}", check.violations()));
   const std::string content = json.dump();
