@@ -101,6 +101,7 @@ TEST_CASE("decode(text) keeps the depth limit at the same place as before") {
   };
   CHECK(elicit::decode<shipping::DeliveryAddress>(nested(32)).violations()[0].keyword == "type");
   CHECK(elicit::decode<shipping::DeliveryAddress>(nested(33)).violations()[0].keyword == "maxDepth");
+  same_reading<shipping::DeliveryAddress>(nested(33));  // the same violation, in the same words, both ways
   CHECK(elicit::decode<shipping::DeliveryAddress>(nested(4), {.max_depth = 4}).violations()[0].keyword == "type");
   CHECK(elicit::decode<shipping::DeliveryAddress>(nested(5), {.max_depth = 4}).violations()[0].keyword == "maxDepth");
   // Skipped and unknown values count too: depth is a property of the text, not of the form.
@@ -371,6 +372,13 @@ TEST_CASE("decode(text) refuses exactly the texts the parser refuses, and reads 
       R"({"action":"decline"})");
   parses_alike<forms::Plain>("");
   parses_alike<forms::Plain>("   ");
+  // A number of a million digits whose exponent outweighs them: read as 0, or refused as too
+  // large, as the parser does (the exponent must not saturate below the digits' count).
+  const std::string zeros(1'000'400, '0');
+  parses_alike<forms::Plain>(head + "0,\"ratio\":1" + zeros + "e-1000000000}}");
+  parses_alike<forms::Plain>(head + "0,\"ratio\":0." + zeros + "1e1000000000}}");
+  CHECK(elicit::decode<forms::Plain>(head + "0,\"ratio\":0." + zeros + "1e1000000000}}").violations()[0].message ==
+        "The answer holds a number too large to read.");
 }
 
 TEST_CASE("decode(text) refuses exactly the texts the parser refuses, on mutated answers") {

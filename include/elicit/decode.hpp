@@ -302,16 +302,15 @@ response<Form> decode_text(std::string_view json_text, const Specs& specs, const
     return response<Form>(action::cancel, std::nullopt, violation_list({{"", std::move(keyword), std::move(text)}}));
   };
   if (json_text.size() > options.max_bytes)
-    return unreadable("maxBytes", message("The answer is ", json_text.size(), " bytes long, more than the ",
-                                          options.max_bytes, " this server reads."));
+    return response<Form>(action::cancel, std::nullopt,
+                          violation_list({too_long(json_text.size(), options.max_bytes)}));
   text_reply reader(json_text, specs.all(), options.strict, options.max_depth);
   if (!reader.read()) {
     // The message says where the text stopped being JSON, never what it held there: those
     // bytes need not be UTF-8, and the message must always be sendable as JSON.
     const json_scanner& scan = reader.scanner();
     if (scan.failed() == json_scanner::failure::too_deep)
-      return unreadable("maxDepth",
-                        message("The answer nests lists and objects more than ", options.max_depth, " levels deep."));
+      return response<Form>(action::cancel, std::nullopt, violation_list({too_deep(options.max_depth)}));
     if (scan.failed() == json_scanner::failure::number_range)
       return unreadable("json", "The answer holds a number too large to read.");
     return unreadable("json", message("The answer is not valid JSON (at byte ", scan.error_byte(), ")."));

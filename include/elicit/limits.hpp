@@ -36,6 +36,15 @@ struct json_limits {
 
 namespace detail {
 
+// The violations of a value nested too deep and of a text too long, worded once for every path.
+inline violation too_deep(std::size_t max_depth) {
+  return {"", "maxDepth", message("The JSON nests lists and objects more than ", max_depth, " levels deep.")};
+}
+inline violation too_long(std::size_t bytes, std::size_t max_bytes) {
+  return {"", "maxBytes",
+          message("The JSON is ", bytes, " bytes long, more than the ", max_bytes, " this server reads.")};
+}
+
 // A lower bound on the length of `j` as JSON text: strings and keys by their bytes and quotes,
 // any other value one byte. Walked with a stack of its own, never by recursion; stops as soon
 // as a limit is passed, so it costs at most linear time in the value's size.
@@ -65,9 +74,7 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
   std::size_t bytes = 0;
   while (count != 0) {
     const auto [j, depth] = pop();
-    if (j->is_structured() && depth + 1 > limits.max_depth)
-      return violation{"", "maxDepth",
-                       message("The JSON nests lists and objects more than ", limits.max_depth, " levels deep.")};
+    if (j->is_structured() && depth + 1 > limits.max_depth) return too_deep(limits.max_depth);
     if (j->is_string()) bytes += j->get_ref<const std::string&>().size() + 2;
     else bytes += 1;
     if (j->is_object()) {
@@ -89,10 +96,7 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
 // Text that cannot be JSON before it is parsed: too long, or with a NUL byte (the parser would
 // stop there and take what came before for the whole text).
 inline std::optional<violation> text_limits(std::string_view text, const json_limits& limits) {
-  if (text.size() > limits.max_bytes)
-    return violation{
-        "", "maxBytes",
-        message("The JSON is ", text.size(), " bytes long, more than the ", limits.max_bytes, " this server reads.")};
+  if (text.size() > limits.max_bytes) return too_long(text.size(), limits.max_bytes);
   if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     return violation{"", "json", message("The text is not valid JSON (at byte ", nul + 1, ").")};
   return std::nullopt;
@@ -159,9 +163,7 @@ template <class Json = nlohmann::json>
   } catch (const typename Json::out_of_range&) {
     return parsed_json(violation{"", "json", "The text holds a number too large to read."});
   }
-  return parsed_json(
-      violation{"", "maxDepth",
-                detail::message("The JSON nests lists and objects more than ", limits.max_depth, " levels deep.")});
+  return parsed_json(detail::too_deep(limits.max_depth));
 }
 
 }  // namespace elicit

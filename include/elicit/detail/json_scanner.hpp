@@ -5,11 +5,12 @@
 // it costs several times reading them.
 //
 // It accepts exactly the texts nlohmann::json::parse accepts, and reads the same values from
-// them: RFC 8259, UTF-8 checked in strings (no overlong forms, surrogates or code points past
-// U+10FFFF), escapes with surrogate pairs, a UTF-8 byte order mark skipped at the start, a
-// number without fraction or exponent read as an unsigned (or, with a minus, signed) 64-bit
-// integer when it fits and as a double otherwise, a number beyond a double refused.
-// tests/test_reply.cpp and the fuzz target compare the two readings.
+// them, but for one deliberate difference: a NUL byte is refused wherever it is (the parser
+// takes it for the end of the text and ignores what follows). The rest: RFC 8259, UTF-8 checked in strings (no overlong
+// forms, surrogates or code points past U+10FFFF), escapes with surrogate pairs, a UTF-8 byte order mark skipped at the
+// start, a number without fraction or exponent read as an unsigned (or, with a minus, signed) 64-bit integer when it
+// fits and as a double otherwise, a number beyond a double refused. tests/test_reply.cpp and the fuzz target compare
+// the two readings.
 #pragma once
 
 #include <elicit/detail/number.hpp>
@@ -381,8 +382,10 @@ inline bool json_scanner::number_value(number& out) {
     }
   }
   const bool zero_int = *int_start == '0';
-  const auto int_digits = static_cast<long>(at_ - int_start);
-  long leading_zeros = 0;  // of the fraction, when the integer part is 0
+  // Counts and the exponent as 64-bit integers: a text of a megabyte can hold a million digits,
+  // and the exponent must be able to outweigh them (it saturates far beyond any text's length).
+  const auto int_digits = static_cast<std::int64_t>(at_ - int_start);
+  std::int64_t leading_zeros = 0;  // of the fraction, when the integer part is 0
   bool integral = true;
   if (at_ < end_ && *at_ == '.') {
     integral = false;
@@ -395,7 +398,7 @@ inline bool json_scanner::number_value(number& out) {
       ++at_;
     }
   }
-  long exponent = 0;
+  std::int64_t exponent = 0;
   if (at_ < end_ && (*at_ == 'e' || *at_ == 'E')) {
     integral = false;
     ++at_;
@@ -403,7 +406,7 @@ inline bool json_scanner::number_value(number& out) {
     if (at_ < end_ && (*at_ == '+' || *at_ == '-')) minus = *at_++ == '-';
     if (!digit()) return fail(failure::syntax);
     while (digit()) {
-      if (exponent < 1'000'000) exponent = exponent * 10 + (*at_ - '0');
+      if (exponent < std::int64_t{1} << 50) exponent = exponent * 10 + (*at_ - '0');
       ++at_;
     }
     if (minus) exponent = -exponent;
@@ -422,7 +425,7 @@ inline bool json_scanner::number_value(number& out) {
   const auto [end, ec] = std::from_chars(start, at_, d);
   if (ec == std::errc::result_out_of_range) {
     // Too large, or so small it reads as zero (as strtod gives it): tell them by magnitude.
-    const long magnitude = (zero_int ? -(leading_zeros + 1) : int_digits - 1) + exponent;
+    const std::int64_t magnitude = (zero_int ? -(leading_zeros + 1) : int_digits - 1) + exponent;
     if (magnitude > 0) return fail(failure::number_range);
     d = negative ? -0.0 : 0.0;
   } else if (ec != std::errc() || end != at_) {
