@@ -235,25 +235,30 @@ inline void add_content(reply& r, const nlohmann::json& content, std::span<const
   r.unknown = unknown;
 }
 
+// A result that could not be read as an answer (not JSON, beyond a limit, malformed): it reads
+// as cancel, with the one violation that says why.
+template <class Form>
+response<Form> unread(violation why) {
+  return response<Form>(action::cancel, std::nullopt, violation_list({std::move(why)}));
+}
+
 // An ElicitResult judged: the action, and for accept the content read into a Form.
 template <class Form, class Specs>
 response<Form> judge(const reply& r, const Specs& specs, std::size_t max_violations) {
-  auto malformed = [](std::string pointer, std::string keyword, std::string text) {
-    return response<Form>(action::cancel, std::nullopt,
-                          violation_list({{std::move(pointer), std::move(keyword), std::move(text)}}));
-  };
   if (r.not_object.present())
-    return malformed("", "type",
-                     message("An elicitation result must be a JSON object; got ", described{r.not_object}, "."));
+    return unread<Form>(
+        {"", "type", message("An elicitation result must be a JSON object; got ", described{r.not_object}, ".")});
   if (!r.action.present())
-    return malformed("/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)");
+    return unread<Form>(
+        {"/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)"});
   const bool named = r.action.is(json_kind::string);
   const std::string_view said = r.action.text();
   if (named && said == "decline") return response<Form>(action::decline, std::nullopt, {});
   if (named && said == "cancel") return response<Form>(action::cancel, std::nullopt, {});
   if (!named || said != "accept")
-    return malformed("/action", "enum",
-                     message(R"(The action must be "accept", "decline" or "cancel"; got )", described{r.action}, "."));
+    return unread<Form>(
+        {"/action", "enum",
+         message(R"(The action must be "accept", "decline" or "cancel"; got )", described{r.action}, ".")});
   std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
   violation_list violations(max_violations);
   read_content(r, specs, *form, violations);  // no content reads as an empty object
@@ -280,8 +285,7 @@ decoded<Form> decode_content(const nlohmann::json& content, const Specs& specs, 
 
 template <class Form, class Specs>
 response<Form> decode_result(const nlohmann::json& result, const Specs& specs, const decode_options& options) {
-  if (auto refused = exceeds(result, options.limits()))
-    return response<Form>(action::cancel, std::nullopt, violation_list({std::move(*refused)}));
+  if (auto refused = exceeds(result, options.limits())) return unread<Form>(std::move(*refused));
   std::array<value_view, member_count<Form>> fields{};
   std::vector<std::string_view> unknown;
   reply r;
@@ -298,22 +302,16 @@ response<Form> decode_result(const nlohmann::json& result, const Specs& specs, c
 
 template <class Form, class Specs>
 response<Form> decode_text(std::string_view json_text, const Specs& specs, const decode_options& options) {
-  auto unreadable = [](std::string keyword, std::string text) {
-    return response<Form>(action::cancel, std::nullopt, violation_list({{"", std::move(keyword), std::move(text)}}));
-  };
-  if (json_text.size() > options.max_bytes)
-    return response<Form>(action::cancel, std::nullopt,
-                          violation_list({too_long(json_text.size(), options.max_bytes)}));
+  if (json_text.size() > options.max_bytes) return unread<Form>(too_long(json_text.size(), options.max_bytes));
   text_reply reader(json_text, specs.all(), options.strict, options.max_depth);
   if (!reader.read()) {
     // The message says where the text stopped being JSON, never what it held there: those
     // bytes need not be UTF-8, and the message must always be sendable as JSON.
     const json_scanner& scan = reader.scanner();
-    if (scan.failed() == json_scanner::failure::too_deep)
-      return response<Form>(action::cancel, std::nullopt, violation_list({too_deep(options.max_depth)}));
+    if (scan.failed() == json_scanner::failure::too_deep) return unread<Form>(too_deep(options.max_depth));
     if (scan.failed() == json_scanner::failure::number_range)
-      return unreadable("json", "The answer holds a number too large to read.");
-    return unreadable("json", message("The answer is not valid JSON (at byte ", scan.error_byte(), ")."));
+      return unread<Form>({"", "json", "The answer holds a number too large to read."});
+    return unread<Form>({"", "json", message("The answer is not valid JSON (at byte ", scan.error_byte(), ").")});
   }
   std::array<value_view, member_count<Form>> fields{};
   return judge<Form>(reader.result(fields), specs, options.max_violations);

@@ -108,10 +108,7 @@ class json_scanner {
 
   // ---- Values ----
   // A key and its colon; `out` is the key unescaped.
-  bool key(std::string_view& out) {
-    if (peek() != '"') return fail(failure::syntax);
-    return string(out, true) && expect(':');
-  }
+  bool key(std::string_view& out) { return member_key(out, true); }
   // A scalar in full, or a list or object stepped over and told by its kind.
   bool value(text_value& out) {
     switch (peek()) {
@@ -142,6 +139,17 @@ class json_scanner {
     return true;
   }
   bool string(std::string_view& out, bool keep);
+  // A key and its colon; with `keep`, `out` is the key unescaped (string()).
+  bool member_key(std::string_view& out, bool keep) {
+    if (peek() != '"') return fail(failure::syntax);
+    return string(out, keep) && expect(':');
+  }
+  // The length of the valid UTF-8 sequence of a non-ASCII byte at `p`, or 0 when there is none.
+  [[nodiscard]] std::size_t utf8_at(const char* p) const noexcept {
+    const std::size_t len = utf8_sequence_length(static_cast<unsigned char>(*p));
+    if (len == 0 || static_cast<std::size_t>(end_ - p) < len) return 0;
+    return code_points(std::string_view(p, len)) == invalid_utf8 ? 0 : len;
+  }
   bool escape(bool keep);
   bool hex4(std::uint32_t& out) noexcept;
   bool number_value(number& out);
@@ -187,7 +195,7 @@ inline bool json_scanner::skip() {
         // an empty list or object: a whole value
       } else {
         open_.push_back(c);
-        if (c == '{' && !(peek() == '"' ? string(ignored, false) && expect(':') : fail(failure::syntax))) return false;
+        if (c == '{' && !member_key(ignored, false)) return false;
         continue;
       }
     } else if (c == '"') {
@@ -205,7 +213,7 @@ inline bool json_scanner::skip() {
         open_.pop_back();
         continue;
       }
-      if (in_object && !(peek() == '"' ? string(ignored, false) && expect(':') : fail(failure::syntax))) return false;
+      if (in_object && !member_key(ignored, false)) return false;
       break;
     }
   }
@@ -230,13 +238,7 @@ inline bool json_scanner::string(std::string_view& out, bool keep) {
         p += 8;
         continue;
       }
-      const unsigned first = static_cast<unsigned>(__builtin_ctzll(special)) / 8;  // little-endian: lowest first
-      p += first;
-      if (((w >> (8 * first)) & 0xFF) == '"') {  // the common end, without reading the byte again
-        out = std::string_view(start, static_cast<std::size_t>(p - start));
-        at_ = p + 1;
-        return true;
-      }
+      p += static_cast<unsigned>(__builtin_ctzll(special)) / 8;  // little-endian: the first byte is the lowest
     } else if (p == end_) {
       at_ = p;
       return fail(failure::syntax);
@@ -254,9 +256,8 @@ inline bool json_scanner::string(std::string_view& out, bool keep) {
       ++p;
       continue;
     }
-    const std::size_t len = utf8_sequence_length(b);
-    if (len == 0 || static_cast<std::size_t>(end_ - p) < len || code_points(std::string_view(p, len)) == invalid_utf8)
-      return fail(failure::syntax);
+    const std::size_t len = utf8_at(p);
+    if (len == 0) return fail(failure::syntax);
     p += len;
   }
   // With escapes: the text so far, then the rest unescaped, in the buffer (reserved once for
@@ -279,13 +280,8 @@ inline bool json_scanner::string(std::string_view& out, bool keep) {
       continue;
     }
     if (b < 0x20) return fail(failure::syntax);
-    std::size_t len = 1;
-    if (b >= 0x80) {
-      len = utf8_sequence_length(b);
-      if (len == 0 || static_cast<std::size_t>(end_ - at_) < len ||
-          code_points(std::string_view(at_, len)) == invalid_utf8)
-        return fail(failure::syntax);
-    }
+    const std::size_t len = b < 0x80 ? 1 : utf8_at(at_);
+    if (len == 0) return fail(failure::syntax);
     if (keep) unescaped_.append(at_, len);
     at_ += len;
   }
