@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -84,62 +85,77 @@ struct enumerators_signature {
 inline constexpr std::size_t reflect_chunk = 32;
 inline constexpr std::size_t not_found = static_cast<std::size_t>(-1);
 
-// Where the bracket closing at text[end - 1] opens, or not_found.
-constexpr std::size_t opening_of(const char* text, std::size_t end, char open, char close) noexcept {
-  std::size_t depth = 0;
-  for (std::size_t i = end; i > 0; --i) {
-    if (text[i - 1] == close) ++depth;
-    else if (text[i - 1] == open && --depth == 0) return i - 1;
-  }
-  return not_found;
-}
+// Bit 63 of a chunk's mask: the signature is not spelled as expected.
+inline constexpr std::uint64_t unread_chunk = std::uint64_t{1} << 63;
 
-// Steps back over one item ending at `end`; its enumerator name, or "" for a cast, goes to
-// `name`. Returns where the item begins, or not_found when it is not spelled as expected.
-constexpr std::size_t item_before(const char* text, std::size_t end, std::string_view& name) noexcept {
-  std::size_t pos = end;
-  name = {};
-  while (pos > 0 && is_identifier_char(text[pos - 1])) --pos;
-  if (pos == end) return not_found;
-  if (text[pos] >= '0' && text[pos] <= '9') {  // a number: "(T)5" or "(T)-5"
-    if (pos > 0 && text[pos - 1] == '-') --pos;
-    if (pos == 0 || text[pos - 1] != ')') return not_found;
-    return opening_of(text, pos, '(', ')');
-  }
-  name = {text + pos, end - pos};
-  // The qualifiers: "ns::", "Outer<int, 2>::", "<unnamed>::", "(anonymous namespace)::", "f()::".
-  while (pos >= 2 && text[pos - 1] == ':' && text[pos - 2] == ':') {
-    pos -= 2;
-    if (pos > 0 && text[pos - 1] == '>') pos = opening_of(text, pos, '<', '>');
-    else if (pos > 0 && text[pos - 1] == ')') pos = opening_of(text, pos, '(', ')');
-    if (pos == not_found) return not_found;
+// Walks the N items listed at the end of a signature (read as signature_chars says), from the
+// last, keeping positions only: every value an aggregate takes in GCC's constant evaluation is
+// kept too, so the names are taken afterwards, one per enumerator. Returns which are
+// enumerators (bit k for the k-th), or unread_chunk; with `at` < N, stops at item `at` and
+// returns with `end` where it ends (its name is the identifier before). One function, no
+// helpers: with GCC each would be instantiated for every signature's length.
+template <std::size_t N, class Text>
+constexpr std::uint64_t walk_items(const Text& text, std::size_t size, std::size_t at, std::size_t& end) noexcept {
+  static_assert(N < 63, "elicit: a chunk of reflected values fits in a 64-bit mask");
+  // Steps back from `pos` over an identifier, or over the bracketed text closing at pos - 1.
+  const auto identifier = [&](std::size_t pos) {
     while (pos > 0 && is_identifier_char(text[pos - 1])) --pos;
-  }
-  return pos;
-}
-
-template <std::size_t N>
-struct chunk_names {
-  bool ok = false;
-  std::array<std::string_view, N> names{};
-};
-
-// The names of the N values listed in a signature, read from its end.
-template <std::size_t N>
-constexpr chunk_names<N> names_in(const char* text, std::size_t size) noexcept {
-  chunk_names<N> out;
-  if (size < 3 || text[size - 1] != ']' || (text[size - 2] != '}' && text[size - 2] != '>')) return out;
-  std::size_t end = size - 2;
+    return pos;
+  };
+  const auto bracket = [&](std::size_t pos, char open, char close) {
+    for (std::size_t depth = 0; pos > 0; --pos)
+      if (text[pos - 1] == close) ++depth;
+      else if (text[pos - 1] == open && --depth == 0) return pos - 1;
+    return not_found;
+  };
+  if (size < 3 || text[size - 1] != ']' || (text[size - 2] != '}' && text[size - 2] != '>')) return unread_chunk;
+  std::uint64_t mask = 0;
+  end = size - 2;
   for (std::size_t i = N; i > 0; --i) {
-    end = item_before(text, end, out.names[i - 1]);
-    if (end == not_found) return out;
+    // One item: "ns::Color::red", or a value that names none, "(ns::Color)3" or "(ns::Color)-3".
+    std::size_t pos = identifier(end);
+    if (pos == end) return unread_chunk;
+    if (text[pos] >= '0' && text[pos] <= '9') {
+      if (pos > 0 && text[pos - 1] == '-') --pos;
+      if (pos == 0 || text[pos - 1] != ')') return unread_chunk;
+      pos = bracket(pos, '(', ')');
+    } else {
+      mask |= std::uint64_t{1} << (i - 1);
+      if (i - 1 == at) return mask;
+      // The qualifiers: "ns::", "Outer<int, 2>::", "<unnamed>::", "(anonymous namespace)::", "f()::".
+      while (pos != not_found && pos >= 2 && text[pos - 1] == ':' && text[pos - 2] == ':') {
+        pos -= 2;
+        if (pos > 0 && text[pos - 1] == '>') pos = bracket(pos, '<', '>');
+        else if (pos > 0 && text[pos - 1] == ')') pos = bracket(pos, '(', ')');
+        if (pos != not_found) pos = identifier(pos);
+      }
+    }
+    if (pos == not_found) return unread_chunk;
+    end = pos;
     if (i > 1) {
-      if (end < 2 || text[end - 1] != ' ' || text[end - 2] != ',') return out;
+      if (end < 2 || text[end - 1] != ' ' || text[end - 2] != ',') return unread_chunk;
       end -= 2;
     }
   }
-  out.ok = end > 0 && (text[end - 1] == '{' || text[end - 1] == '<');
-  return out;
+  return end > 0 && (text[end - 1] == '{' || text[end - 1] == '<') ? mask : unread_chunk;
+}
+
+// Which of the N values listed in a signature are enumerators (bit k for the k-th), or
+// unread_chunk when the list is not spelled as expected.
+template <std::size_t N, std::size_t S>
+constexpr std::uint64_t names_mask(const char (&text)[S]) noexcept {
+  std::size_t end = 0;
+  return walk_items<N>(signature_chars(text), S - 1, N, end);
+}
+
+// The name of the k-th of the N values listed in a signature, an enumerator.
+template <std::size_t N, std::size_t S>
+constexpr std::string_view name_at(const char (&text)[S], std::size_t k) noexcept {
+  std::size_t end = 0;
+  walk_items<N>(signature_chars(text), S - 1, k, end);
+  std::size_t begin = end;
+  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
+  return {text + begin, end - begin};
 }
 
 // The values elicit tries for E: [-128, 127], within what E's underlying type holds.
@@ -157,51 +173,70 @@ inline constexpr int reflect_last = [] {
              ? static_cast<int>(std::numeric_limits<U>::max())
              : reflected_max;
 }();
+template <class E>
+inline constexpr std::size_t reflect_values = static_cast<std::size_t>(reflect_last<E> - reflect_first<E>) + 1;
+template <class E>
+inline constexpr std::size_t reflect_chunks = (reflect_values<E> + reflect_chunk - 1) / reflect_chunk;
+
+// Chunk C of E: up to 32 values from chunk_first, listed in one signature. What is read from
+// it is kept in variables, so that each compiler reads each signature once.
+template <class E, std::size_t C>
+inline constexpr int chunk_first = reflect_first<E> + static_cast<int>(std::size_t{C} * reflect_chunk);
+template <class E, std::size_t C>
+inline constexpr std::size_t chunk_size = std::min(reflect_chunk, reflect_values<E> - reflect_chunk * C);
 
 template <class E, int First, std::size_t... I>
-constexpr void name_chunk(std::array<std::string_view, reflected_max - reflected_min + 1>& names,
-                          std::index_sequence<I...>) noexcept {
-  constexpr auto& text = enumerators_signature<static_cast<E>(First + static_cast<int>(I))...>::text();
-  constexpr chunk_names<sizeof...(I)> chunk = names_in<sizeof...(I)>(text, sizeof(text) - 1);
-  if constexpr (chunk.ok) {
-    ((names[First - reflected_min + I] = chunk.names[I]), ...);
-  } else {
-    ((names[First - reflected_min + I] = name_of_value<E, First + static_cast<int>(I)>()), ...);
-  }
+constexpr auto& chunk_signature(std::index_sequence<I...>) noexcept {
+  return enumerators_signature<static_cast<E>(First + static_cast<int>(I))...>::text();
+}
+template <class E, std::size_t C>
+inline constexpr auto& chunk_text = chunk_signature<E, chunk_first<E, C>>(std::make_index_sequence<chunk_size<E, C>>{});
+template <class E, std::size_t C>
+inline constexpr std::uint64_t chunk_read = names_mask<chunk_size<E, C>>(chunk_text<E, C>);
+
+// A signature spelled otherwise: the chunk's values one at a time (name_of_value, above).
+template <class E, int First, std::size_t... I>
+constexpr std::uint64_t mask_by_value(std::index_sequence<I...>) noexcept {
+  return ((name_of_value<E, First + static_cast<int>(I)>().empty() ? 0 : std::uint64_t{1} << I) | ... | 0);
+}
+template <class E, int First, std::size_t... I>
+constexpr std::string_view name_by_value(std::size_t k, std::index_sequence<I...>) noexcept {
+  std::string_view found;
+  ((found = I == k ? name_of_value<E, First + static_cast<int>(I)>() : found), ...);
+  return found;
 }
 
-template <class E>
-constexpr auto reflect_names() noexcept {
-  constexpr int first = reflect_first<E>, last = reflect_last<E>;
-  constexpr std::size_t count = static_cast<std::size_t>(last - first) + 1;
-  std::array<std::string_view, reflected_max - reflected_min + 1> names{};
-  for (std::string_view& name : names) name = {};  // GCC 12 needs every element written here
-  for_each_index<(count + reflect_chunk - 1) / reflect_chunk>([&]<std::size_t C>() {
-    name_chunk<E, first + static_cast<int>(C * reflect_chunk)>(
-        names, std::make_index_sequence<std::min(reflect_chunk, count - C * reflect_chunk)>{});
-  });
-  return names;
-}
-
-template <class E>
-inline constexpr auto reflected_names = reflect_names<E>();
-
-template <class E>
-inline constexpr std::size_t reflected_count = [] {
-  std::size_t n = 0;
-  for (std::string_view name : reflected_names<E>) n += name.empty() ? 0 : 1;
-  return n;
+// Which values of the chunk are enumerators: bit k for chunk_first + k.
+template <class E, std::size_t C>
+inline constexpr std::uint64_t chunk_mask = [] {
+  if constexpr (chunk_read<E, C> != unread_chunk) return chunk_read<E, C>;
+  else return mask_by_value<E, chunk_first<E, C>>(std::make_index_sequence<chunk_size<E, C>>{});
 }();
+
+// The name of value chunk_first + k, an enumerator.
+template <class E, std::size_t C>
+constexpr std::string_view chunk_name(std::size_t k) noexcept {
+  if constexpr (chunk_read<E, C> != unread_chunk) return name_at<chunk_size<E, C>>(chunk_text<E, C>, k);
+  else return name_by_value<E, chunk_first<E, C>>(k, std::make_index_sequence<chunk_size<E, C>>{});
+}
+
+template <class E, std::size_t... C>
+constexpr std::size_t count_reflected(std::index_sequence<C...>) noexcept {
+  return (static_cast<std::size_t>(std::popcount(chunk_mask<E, C>)) + ... + 0);
+}
+template <class E>
+inline constexpr std::size_t reflected_count = count_reflected<E>(std::make_index_sequence<reflect_chunks<E>>{});
 
 // The enumerators found in [reflected_min, reflected_max], in value order, untitled.
 template <class E>
 inline constexpr auto reflected_entries = [] {
   std::array<enum_entry, reflected_count<E>> entries{};
   std::size_t n = 0;
-  for (int v = reflected_min; v <= reflected_max; ++v) {
-    const std::string_view name = reflected_names<E>[static_cast<std::size_t>(v - reflected_min)];
-    if (!name.empty()) entries[n++] = {v, name, {}};
-  }
+  for_each_index<reflect_chunks<E>>([&]<std::size_t C>() {
+    constexpr std::uint64_t mask = chunk_mask<E, C>;
+    for (std::size_t k = 0; k < chunk_size<E, C>; ++k)
+      if ((mask >> k) & 1) entries[n++] = {chunk_first<E, C> + static_cast<int>(k), chunk_name<E, C>(k), {}};
+  });
   return entries;
 }();
 
@@ -209,8 +244,9 @@ inline constexpr auto reflected_entries = [] {
 template <class E>
 constexpr std::string_view enumerator_name(E e) noexcept {
   const std::int64_t v = underlying(e);
-  if (v < reflected_min || v > reflected_max) return {};
-  return reflected_names<E>[static_cast<std::size_t>(v - reflected_min)];
+  for (const enum_entry& entry : reflected_entries<E>)
+    if (entry.value == v) return entry.wire;
+  return {};
 }
 
 // An identity for a type, comparable at compile time: a hash of its spelled name.

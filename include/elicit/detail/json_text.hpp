@@ -20,13 +20,13 @@ struct length_counter {
 
 template <std::size_t N>
 struct text_buffer {
-  std::array<char, N + 1> chars{};  // NUL-terminated, for C APIs
+  char chars[N + 1] = {};  // NUL-terminated, for C APIs
   std::size_t size = 0;
   constexpr void put(char c) noexcept { chars[size++] = c; }
   constexpr void put(std::string_view text) noexcept {
     for (char c : text) chars[size++] = c;
   }
-  [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars.data(), N}; }
+  [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars, N}; }
 };
 
 // A JSON string literal: quotes, backslashes and control characters escaped; the rest (valid

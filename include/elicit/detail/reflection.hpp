@@ -71,21 +71,24 @@ constexpr auto probe_of() noexcept {
 #pragma clang diagnostic pop
 #endif
 
-// Returns const char*, not std::string_view: GCC would append "std::string_view = ..." to
-// the signature, and the member's name must stay its last identifier.
+// A reference to the signature, an array of known size (see signature_chars); not a
+// std::string_view, or GCC would append "std::string_view = ..." to it, and the member's name
+// must stay its last identifier.
 template <auto Probe>
 struct signature_of {
-  static constexpr const char* text() noexcept { return __PRETTY_FUNCTION__; }
+  static constexpr auto& text() noexcept { return __PRETTY_FUNCTION__; }
 };
 
 // The signature ends with the probe, e.g. "...value.Form::street)}]" (GCC) or
 // "...value.street}]" (Clang): the member's name is the last identifier in it.
-constexpr std::string_view last_identifier(std::string_view text) noexcept {
-  std::size_t end = text.size();
-  while (end > 0 && !is_identifier_char(text[end - 1])) --end;
+template <std::size_t S>
+constexpr std::string_view last_identifier(const char (&text)[S]) noexcept {
+  const auto& chars = signature_chars(text);
+  std::size_t end = S - 1;
+  while (end > 0 && !is_identifier_char(chars[end - 1])) --end;
   std::size_t begin = end;
-  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
-  return text.substr(begin, end - begin);
+  while (begin > 0 && is_identifier_char(chars[begin - 1])) --begin;
+  return {text + begin, end - begin};
 }
 
 template <class T, std::size_t I>
