@@ -200,29 +200,38 @@ inline void report_unknown_keys(const reply& r, violation_list& violations) {
   }
 }
 
+// Reads one field's value (absent: its default, nothing, or "required") into `target`. A
+// template on the member's type only, shared by every form with a member of that type: what
+// is written per form stays one call per field (compiler memory per form, docs/performance.md).
+template <class T>
+void read_field(value_view value, const field_spec& s, T& target, violation_list& violations) {
+  const reporter at{violations, s.wire};
+  if (value.present()) {
+    read_value(value, s, target, at);
+  } else if (s.has_default()) {
+    read_value(default_json(s), s, target, at);
+  } else if (s.optional) {
+    target = {};
+  } else {
+    at("required", message(label_of(s), " is required."));
+  }
+}
+
+// False, with the violation, when the answer's content is there but not an object.
+inline bool content_readable(const reply& r, violation_list& violations) {
+  if (!r.content_not_object.present()) return true;
+  violations.push_back(
+      {"", "type", message("The answer's content must be a JSON object; got ", described{r.content_not_object}, ".")});
+  return false;
+}
+
 // Reads the content of an answer into `form`, field by field, reporting every rule it breaks
 // to `violations`.
 template <class Form, class Specs>
 void read_content(const reply& r, const Specs& specs, Form& form, violation_list& violations) {
-  if (r.content_not_object.present()) {
-    violations.push_back(
-        {"", "type",
-         message("The answer's content must be a JSON object; got ", described{r.content_not_object}, ".")});
-    return;
-  }
+  if (!content_readable(r, violations)) return;
   for_each_index<member_count<Form>>([&]<std::size_t I>() {
-    const field_spec& s = specs.template at<I>();
-    auto& target = value_of(boost::pfr::get<I>(form));
-    const reporter at{violations, s.wire};
-    if (const value_view value = r.fields[I]; value.present()) {
-      read_value(value, s, target, at);
-    } else if (s.has_default()) {
-      read_value(default_json(s), s, target, at);
-    } else if (s.optional) {
-      target = {};
-    } else {
-      at("required", message(label_of(s), " is required."));
-    }
+    read_field(r.fields[I], specs.template at<I>(), value_of(boost::pfr::get<I>(form)), violations);
   });
   report_unknown_keys(r, violations);
 }
@@ -242,23 +251,36 @@ response<Form> unread(violation why) {
   return response<Form>(action::cancel, std::nullopt, violation_list({std::move(why)}));
 }
 
+// What an ElicitResult's action says before any content is read: accept, decline, cancel, or
+// a violation that makes the result unreadable (it then reads as cancel).
+struct verdict {
+  action said = action::cancel;
+  std::optional<violation> unreadable;
+};
+inline verdict judge_action(const reply& r) {
+  if (r.not_object.present())
+    return {action::cancel,
+            violation{"", "type",
+                      message("An elicitation result must be a JSON object; got ", described{r.not_object}, ".")}};
+  if (!r.action.present())
+    return {action::cancel, violation{"/action", "required",
+                                      R"(The result has no action: it must be "accept", "decline" or "cancel".)"}};
+  const bool named = r.action.is(json_kind::string);
+  const std::string_view said = r.action.text();
+  if (named && said == "decline") return {action::decline, std::nullopt};
+  if (named && said == "cancel") return {action::cancel, std::nullopt};
+  if (named && said == "accept") return {action::accept, std::nullopt};
+  return {action::cancel,
+          violation{"/action", "enum",
+                    message(R"(The action must be "accept", "decline" or "cancel"; got )", described{r.action}, ".")}};
+}
+
 // An ElicitResult judged: the action, and for accept the content read into a Form.
 template <class Form, class Specs>
 response<Form> judge(const reply& r, const Specs& specs, std::size_t max_violations) {
-  if (r.not_object.present())
-    return unread<Form>(
-        {"", "type", message("An elicitation result must be a JSON object; got ", described{r.not_object}, ".")});
-  if (!r.action.present())
-    return unread<Form>(
-        {"/action", "required", R"(The result has no action: it must be "accept", "decline" or "cancel".)"});
-  const bool named = r.action.is(json_kind::string);
-  const std::string_view said = r.action.text();
-  if (named && said == "decline") return response<Form>(action::decline, std::nullopt, {});
-  if (named && said == "cancel") return response<Form>(action::cancel, std::nullopt, {});
-  if (!named || said != "accept")
-    return unread<Form>(
-        {"/action", "enum",
-         message(R"(The action must be "accept", "decline" or "cancel"; got )", described{r.action}, ".")});
+  verdict v = judge_action(r);
+  if (v.unreadable) return unread<Form>(std::move(*v.unreadable));
+  if (v.said != action::accept) return response<Form>(v.said, std::nullopt, {});
   std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
   violation_list violations(max_violations);
   read_content(r, specs, *form, violations);  // no content reads as an empty object
@@ -300,19 +322,21 @@ response<Form> decode_result(const nlohmann::json& result, const Specs& specs, c
   return judge<Form>(r, specs, options.max_violations);
 }
 
+// Why a text could not be read. The message says where the text stopped being JSON, never
+// what it held there: those bytes need not be UTF-8, and the message must always be sendable
+// as JSON.
+inline violation why_unread(const json_scanner& scan, const decode_options& options) {
+  if (scan.failed() == json_scanner::failure::too_deep) return too_deep(options.max_depth);
+  if (scan.failed() == json_scanner::failure::number_range)
+    return {"", "json", "The answer holds a number too large to read."};
+  return {"", "json", message("The answer is not valid JSON (at byte ", scan.error_byte(), ").")};
+}
+
 template <class Form, class Specs>
 response<Form> decode_text(std::string_view json_text, const Specs& specs, const decode_options& options) {
   if (json_text.size() > options.max_bytes) return unread<Form>(too_long(json_text.size(), options.max_bytes));
   text_reply reader(json_text, specs.all(), options.strict, options.max_depth);
-  if (!reader.read()) {
-    // The message says where the text stopped being JSON, never what it held there: those
-    // bytes need not be UTF-8, and the message must always be sendable as JSON.
-    const json_scanner& scan = reader.scanner();
-    if (scan.failed() == json_scanner::failure::too_deep) return unread<Form>(too_deep(options.max_depth));
-    if (scan.failed() == json_scanner::failure::number_range)
-      return unread<Form>({"", "json", "The answer holds a number too large to read."});
-    return unread<Form>({"", "json", message("The answer is not valid JSON (at byte ", scan.error_byte(), ").")});
-  }
+  if (!reader.read()) return unread<Form>(why_unread(reader.scanner(), options));
   std::array<value_view, member_count<Form>> fields{};
   return judge<Form>(reader.result(fields), specs, options.max_violations);
 }

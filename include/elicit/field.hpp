@@ -39,7 +39,7 @@ concept has_allocator_type = requires {
 
 // The value a field starts from: its default when it has one of a type that takes it as is.
 template <class T, class... A>
-constexpr T initial_value() {
+constexpr T default_of() {
   constexpr field_spec spec = [] {  // at compile time: a field is built often, at run time
     field_spec s;
     apply_annotations<A...>(s);
@@ -78,6 +78,22 @@ constexpr T initial_value() {
     }
   }
   return T{};
+}
+
+// Whether annotation A sets a default (an argument that is no annotation has its own diagnostic).
+template <class A>
+constexpr bool sets_default() {
+  if constexpr (requires { A::slots; }) return (A::slots & slot_default) != 0;
+  else return false;
+}
+
+// The value a field starts with: its default_value, or T{}. Only a field with a default pays
+// for describing its annotations at compile time (measured with GCC: 1.1 MB of compiler memory
+// per form of four annotated fields, when every field did).
+template <class T, class... A>
+constexpr T initial_value() {
+  if constexpr (!(sets_default<A>() || ...)) return T{};
+  else return default_of<T, A...>();
 }
 }  // namespace detail
 
