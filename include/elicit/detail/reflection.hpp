@@ -27,10 +27,12 @@ using member_type = boost::pfr::tuple_element_t<I, T>;
 // The object whose members' addresses name them. It is declared, never defined, and never
 // read: only addresses of its members are formed, in constant expressions. For a form with
 // internal linkage (in an anonymous namespace, or local to a function) Clang notes that such an
-// object is never defined; that is by design, hence the pragma.
+// object is never defined; that is by design, hence the pragma. Not const: decoding writes the
+// members of a Form, and naming them through the same (non-const) access saves Boost.PFR's
+// machinery a second instantiation per form.
 template <class T>
 struct reflected {
-  const T value;
+  T value;
 };
 #if defined(__clang__)
 #pragma clang diagnostic push
@@ -38,7 +40,7 @@ struct reflected {
 #pragma clang diagnostic ignored "-Wundefined-internal"
 #endif
 template <class T>
-extern const reflected<T> reflected_object;
+extern reflected<T> reflected_object;
 
 // Clang 14 rejects a pointer to a subobject as a template argument unless it is wrapped.
 template <class P>
