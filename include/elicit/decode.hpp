@@ -164,19 +164,13 @@ auto& value_of(M& member) {
 template <class Form>
 struct static_specs {
   static constexpr std::span<const field_spec> all() noexcept { return form_spec<Form>; }
-  template <std::size_t I>
-  static constexpr const field_spec& at() noexcept {
-    return spec_of<Form, I>;
-  }
+  static constexpr const field_spec& at(std::size_t i) noexcept { return form_spec<Form>[i]; }
 };
 template <class Form>
 struct runtime_specs {
   std::span<const field_spec> specs;
   [[nodiscard]] std::span<const field_spec> all() const noexcept { return specs; }
-  template <std::size_t I>
-  [[nodiscard]] const field_spec& at() const noexcept {
-    return specs[I];
-  }
+  [[nodiscard]] const field_spec& at(std::size_t i) const noexcept { return specs[i]; }
 };
 
 // The longest unknown key a violation names (its pointer and message); longer ones are counted.
@@ -225,14 +219,20 @@ inline bool content_readable(const reply& r, violation_list& violations) {
   return false;
 }
 
+// Reads every field of the content into `form`, in order: one function per form, its calls
+// folded (not a lambda per field).
+template <class Form, class Specs, std::size_t... I>
+void read_fields(const reply& r, const Specs& specs, Form& form, violation_list& violations,
+                 std::index_sequence<I...>) {
+  (read_field(r.fields[I], specs.at(I), value_of(boost::pfr::get<I>(form)), violations), ...);
+}
+
 // Reads the content of an answer into `form`, field by field, reporting every rule it breaks
 // to `violations`.
 template <class Form, class Specs>
 void read_content(const reply& r, const Specs& specs, Form& form, violation_list& violations) {
   if (!content_readable(r, violations)) return;
-  for_each_index<member_count<Form>>([&]<std::size_t I>() {
-    read_field(r.fields[I], specs.template at<I>(), value_of(boost::pfr::get<I>(form)), violations);
-  });
+  read_fields(r, specs, form, violations, std::make_index_sequence<member_count<Form>>{});
   report_unknown_keys(r, violations);
 }
 

@@ -99,7 +99,7 @@ class field_info {
   }
 
  private:
-  static std::optional<nlohmann::json> bound(const std::optional<detail::number>& n) {
+  static std::optional<nlohmann::json> bound(const detail::bound<detail::number>& n) {
     if (!n) return std::nullopt;
     if (n->kind == detail::number::kind_t::signed_int) return nlohmann::json(n->i);
     if (n->kind == detail::number::kind_t::unsigned_int) return nlohmann::json(n->u);

@@ -470,7 +470,7 @@ class form {
     (lower ? s.minimum : s.maximum) = n;
   }
 
-  static void narrow_count(detail::field_spec& s, std::optional<std::size_t>& bound, std::size_t n, bool lower,
+  static void narrow_count(detail::field_spec& s, detail::bound<std::size_t>& bound, std::size_t n, bool lower,
                            unsigned kind) {
     if (kind == text_fields && (s.type != value_type::string || s.fmt == format::date || s.fmt == format::date_time))
       fail(s, "only a text field has a length");

@@ -66,6 +66,35 @@ struct default_spec {
   std::uint64_t enum_type = 0;
 };
 
+// A bound or a count that a field may have: what std::optional<T> would be, with only what the
+// description needs. std::optional's assignments are templates whose overloads and
+// constraints every annotation's apply() resolved again, at a cost in compile time and memory
+// for each form; this one's are plain functions.
+template <class T>
+class bound {
+ public:
+  constexpr bound() noexcept = default;
+  constexpr bound(std::nullopt_t) noexcept {}               // NOLINT: as std::optional
+  constexpr bound(T v) noexcept : value_(v), set_(true) {}  // NOLINT
+  constexpr bound(const std::optional<T>& v) noexcept : value_(v.value_or(T{})), set_(v.has_value()) {}  // NOLINT
+  constexpr bound& operator=(T v) noexcept {
+    value_ = v;
+    set_ = true;
+    return *this;
+  }
+  constexpr explicit operator bool() const noexcept { return set_; }
+  [[nodiscard]] constexpr bool has_value() const noexcept { return set_; }
+  constexpr const T& operator*() const noexcept { return value_; }
+  constexpr const T* operator->() const noexcept { return &value_; }
+  constexpr operator std::optional<T>() const noexcept {  // NOLINT: field_info reports std::optional
+    return set_ ? std::optional<T>(value_) : std::nullopt;
+  }
+
+ private:
+  T value_{};
+  bool set_ = false;
+};
+
 struct field_spec {
   std::string_view member{};  // the C++ member's name
   std::string_view wire{};    // the property key
@@ -74,12 +103,12 @@ struct field_spec {
   std::string_view title{};
   std::string_view description{};
   bool optional = false;
-  std::optional<number> minimum{};
-  std::optional<number> maximum{};
-  std::optional<std::size_t> min_length{};
-  std::optional<std::size_t> max_length{};
-  std::optional<std::size_t> min_items{};
-  std::optional<std::size_t> max_items{};
+  bound<number> minimum{};
+  bound<number> maximum{};
+  bound<std::size_t> min_length{};
+  bound<std::size_t> max_length{};
+  bound<std::size_t> min_items{};
+  bound<std::size_t> max_items{};
   // select fields: the choices, whether they are titled, and the deprecated enumNames shape
   const enum_entry* options = nullptr;
   std::size_t option_count = 0;

@@ -98,7 +98,7 @@ constexpr void write_choices(Sink& out, const field_spec& s, bool& first) {
 }
 
 template <class Sink>
-constexpr void write_optional_count(Sink& out, std::string_view key, const std::optional<std::size_t>& v, bool& first) {
+constexpr void write_optional_count(Sink& out, std::string_view key, const bound<std::size_t>& v, bool& first) {
   if (!v) return;
   write_key(out, key, first);
   write_unsigned(out, *v);

@@ -153,7 +153,7 @@ struct annotation_rules<field<T, A...>> {
   static constexpr problem found = check();
 };
 
-constexpr bool within(const number& v, const std::optional<number>& lo, const std::optional<number>& hi) {
+constexpr bool within(const number& v, const bound<number>& lo, const bound<number>& hi) {
   return (!lo || compare(v, *lo) >= 0) && (!hi || compare(v, *hi) <= 0);
 }
 
