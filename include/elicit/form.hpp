@@ -145,7 +145,7 @@ std::string field_problem(const field_spec& s, const refinements& r) {
   if (!is_utf8(s.title) || !is_utf8(s.description)) return "the title and description must be valid UTF-8";
   using traits = value_traits<without_optional_t<Value>>;
   if constexpr (requires { traits::type_min; }) {
-    const std::optional<number> lo = traits::type_min, hi = traits::type_max;
+    const bound<number> lo = traits::type_min, hi = traits::type_max;
     if ((s.minimum && !within(*s.minimum, lo, hi)) || (s.maximum && !within(*s.maximum, lo, hi)))
       return "a minimum or maximum lies outside what the field's C++ type can hold";
   }

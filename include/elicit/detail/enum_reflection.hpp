@@ -91,11 +91,12 @@ inline constexpr std::uint64_t unread_chunk = std::uint64_t{1} << 63;
 // Walks the N items listed at the end of a signature (read as signature_chars says), from the
 // last, keeping positions only: every value an aggregate takes in GCC's constant evaluation is
 // kept too, so the names are taken afterwards, one per enumerator. Returns which are
-// enumerators (bit k for the k-th), or unread_chunk; with `at` < N, stops at item `at` and
-// returns with `end` where it ends (its name is the identifier before). One function, no
-// helpers: with GCC each would be instantiated for every signature's length.
+// enumerators (bit k for the k-th), or unread_chunk; with `at` < N, stops at item `at`, an
+// enumerator, with its name at [name, end). One function, no helpers: with GCC each would be
+// instantiated for every signature's length.
 template <std::size_t N, class Text>
-constexpr std::uint64_t walk_items(const Text& text, std::size_t size, std::size_t at, std::size_t& end) noexcept {
+constexpr std::uint64_t walk_items(const Text& text, std::size_t size, std::size_t at, std::size_t& name,
+                                   std::size_t& end) noexcept {
   static_assert(N < 63, "elicit: a chunk of reflected values fits in a 64-bit mask");
   // Steps back from `pos` over an identifier, or over the bracketed text closing at pos - 1.
   const auto identifier = [&](std::size_t pos) {
@@ -121,7 +122,10 @@ constexpr std::uint64_t walk_items(const Text& text, std::size_t size, std::size
       pos = bracket(pos, '(', ')');
     } else {
       mask |= std::uint64_t{1} << (i - 1);
-      if (i - 1 == at) return mask;
+      if (i - 1 == at) {
+        name = pos;
+        return mask;
+      }
       // The qualifiers: "ns::", "Outer<int, 2>::", "<unnamed>::", "(anonymous namespace)::", "f()::".
       while (pos != not_found && pos >= 2 && text[pos - 1] == ':' && text[pos - 2] == ':') {
         pos -= 2;
@@ -144,18 +148,16 @@ constexpr std::uint64_t walk_items(const Text& text, std::size_t size, std::size
 // unread_chunk when the list is not spelled as expected.
 template <std::size_t N, std::size_t S>
 constexpr std::uint64_t names_mask(const char (&text)[S]) noexcept {
-  std::size_t end = 0;
-  return walk_items<N>(signature_chars(text), S - 1, N, end);
+  std::size_t name = 0, end = 0;
+  return walk_items<N>(signature_chars(text), S - 1, N, name, end);
 }
 
 // The name of the k-th of the N values listed in a signature, an enumerator.
 template <std::size_t N, std::size_t S>
 constexpr std::string_view name_at(const char (&text)[S], std::size_t k) noexcept {
-  std::size_t end = 0;
-  walk_items<N>(signature_chars(text), S - 1, k, end);
-  std::size_t begin = end;
-  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
-  return {text + begin, end - begin};
+  std::size_t name = 0, end = 0;
+  walk_items<N>(signature_chars(text), S - 1, k, name, end);
+  return {text + name, end - name};
 }
 
 // The values elicit tries for E: [-128, 127], within what E's underlying type holds.

@@ -6,11 +6,12 @@
 //
 // It accepts exactly the texts nlohmann::json::parse accepts, and reads the same values from
 // them, but for one deliberate difference: a NUL byte is refused wherever it is (the parser
-// takes it for the end of the text and ignores what follows). The rest: RFC 8259, UTF-8 checked in strings (no overlong
-// forms, surrogates or code points past U+10FFFF), escapes with surrogate pairs, a UTF-8 byte order mark skipped at the
-// start, a number without fraction or exponent read as an unsigned (or, with a minus, signed) 64-bit integer when it
-// fits and as a double otherwise, a number beyond a double refused. tests/test_reply.cpp and the fuzz target compare
-// the two readings.
+// takes it for the end of the text and ignores what follows). The rest: RFC 8259, UTF-8
+// checked in strings (no overlong forms, surrogates or code points past U+10FFFF), escapes
+// with surrogate pairs, a UTF-8 byte order mark skipped at the start, a number without
+// fraction or exponent read as an unsigned (or, with a minus, signed) 64-bit integer when it
+// fits and as a double otherwise, a number beyond a double refused. tests/test_reply.cpp and
+// the fuzz target compare the two readings.
 #pragma once
 
 #include <elicit/detail/number.hpp>

@@ -74,16 +74,13 @@ template <class T>
 class bound {
  public:
   constexpr bound() noexcept = default;
-  constexpr bound(std::nullopt_t) noexcept {}               // NOLINT: as std::optional
-  constexpr bound(T v) noexcept : value_(v), set_(true) {}  // NOLINT
-  constexpr bound(const std::optional<T>& v) noexcept : value_(v.value_or(T{})), set_(v.has_value()) {}  // NOLINT
+  constexpr bound(T v) noexcept : value_(v), set_(true) {}  // NOLINT: set like std::optional
   constexpr bound& operator=(T v) noexcept {
     value_ = v;
     set_ = true;
     return *this;
   }
   constexpr explicit operator bool() const noexcept { return set_; }
-  [[nodiscard]] constexpr bool has_value() const noexcept { return set_; }
   constexpr const T& operator*() const noexcept { return value_; }
   constexpr const T* operator->() const noexcept { return &value_; }
   constexpr operator std::optional<T>() const noexcept {  // NOLINT: field_info reports std::optional

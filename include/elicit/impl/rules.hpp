@@ -206,7 +206,7 @@ constexpr problem value_problem(const field_spec& s) {
   if ((s.minimum && !s.minimum->is_finite()) || (s.maximum && !s.maximum->is_finite()))
     return problem::bound_not_finite;
   if constexpr (requires { Traits::type_min; }) {
-    const std::optional<number> lo = Traits::type_min, hi = Traits::type_max;
+    const bound<number> lo = Traits::type_min, hi = Traits::type_max;
     if ((s.minimum && !within(*s.minimum, lo, hi)) || (s.maximum && !within(*s.maximum, lo, hi)))
       return problem::bound_outside_type;
   }

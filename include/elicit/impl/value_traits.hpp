@@ -34,8 +34,8 @@ struct simple_traits {
   static constexpr bool known = true;
   static constexpr value_type type = Type;
   static constexpr format fmt = Fmt;
-  static constexpr std::optional<number> lowest{};
-  static constexpr std::optional<number> highest{};
+  static constexpr bound<number> lowest{};
+  static constexpr bound<number> highest{};
 };
 
 template <>
@@ -48,9 +48,9 @@ struct value_traits<T> : simple_traits<value_type::integer> {
   // client would assume (narrow types, and 0 for unsigned).
   static constexpr number type_min = std::numeric_limits<T>::min();
   static constexpr number type_max = std::numeric_limits<T>::max();
-  static constexpr std::optional<number> lowest =
-      sizeof(T) < 4 || std::is_unsigned_v<T> ? std::optional<number>(type_min) : std::nullopt;
-  static constexpr std::optional<number> highest = sizeof(T) < 4 ? std::optional<number>(type_max) : std::nullopt;
+  static constexpr bound<number> lowest =
+      sizeof(T) < 4 || std::is_unsigned_v<T> ? bound<number>(type_min) : bound<number>();
+  static constexpr bound<number> highest = sizeof(T) < 4 ? bound<number>(type_max) : bound<number>();
 };
 
 template <>
