@@ -282,7 +282,7 @@ response<Form> judge(const reply& r, const Specs& specs, std::size_t max_violati
   if (v.unreadable) return unread<Form>(std::move(*v.unreadable));
   if (v.said != action::accept) return response<Form>(v.said, std::nullopt, {});
   std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
-  violation_list violations(max_violations);
+  violation_list violations(max_violations, member_count<Form>);
   read_content(r, specs, *form, violations);  // no content reads as an empty object
   violations.summarize();
   if (!violations.empty()) form.reset();
@@ -297,7 +297,7 @@ decoded<Form> decode_content(const nlohmann::json& content, const Specs& specs, 
   reply r;
   add_content(r, content, specs.all(), fields, options.strict, unknown);
   r.fields = fields;
-  violation_list violations(options.max_violations);
+  violation_list violations(options.max_violations, member_count<Form>);
   Form form{};
   read_content(r, specs, form, violations);
   violations.summarize();

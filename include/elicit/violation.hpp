@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -34,7 +35,10 @@ class violation_list {
   static constexpr std::size_t unlimited = static_cast<std::size_t>(-1);
 
   violation_list() = default;
-  explicit violation_list(std::size_t limit) : limit_(limit) {}
+  // `expected`: how many an invalid answer is likely to break (decoding gives the form's field
+  // count). Room for that many is made at the first one, so that the list does not grow, moving
+  // its violations, while an answer that breaks every rule is read.
+  explicit violation_list(std::size_t limit, std::size_t expected = 4) : limit_(limit), expected_(expected) {}
   explicit violation_list(std::vector<violation> items) : items_(std::move(items)), total_(items_.size()) {}
 
   [[nodiscard]] const_iterator begin() const noexcept { return items_.begin(); }
@@ -54,7 +58,7 @@ class violation_list {
   violation& emplace_back() {
     ++total_;
     if (full()) return overflow_.emplace();
-    if (items_.capacity() == 0) items_.reserve(4);  // an invalid answer seldom breaks more: one allocation
+    if (items_.capacity() == 0) items_.reserve(std::min(expected_, limit_) + 1);  // + 1: the summary
     return items_.emplace_back();
   }
   // Counts one violation beyond the limit without building it.
@@ -74,6 +78,7 @@ class violation_list {
 
   std::vector<violation> items_;
   std::size_t limit_ = unlimited;
+  std::size_t expected_ = 4;
   std::size_t total_ = 0;
   bool summarized_ = false;
   std::optional<violation> overflow_;  // the scratch one; only a list past its limit makes it

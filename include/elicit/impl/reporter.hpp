@@ -68,7 +68,8 @@ struct described {
   template <class Sink>
   static void write_text(Sink& out, std::string_view text) {
     if (!is_utf8(text)) return out.put("text that is not valid UTF-8");
-    std::size_t cut = 0, shown = 0;
+    // Text of at most 40 bytes has at most 40 code points: shown whole, without counting them.
+    std::size_t cut = text.size() <= 40 ? text.size() : 0, shown = 0;
     while (cut < text.size() && shown < 40) {
       cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
       ++shown;
