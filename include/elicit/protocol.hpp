@@ -11,6 +11,12 @@
 // them: assigning one to a plain nlohmann::json sorts the keys, and a client then shows the
 // form's fields alphabetically. Every message validates against the spec's schema of its
 // version (tests/test_protocol.cpp). Builders throw std::bad_alloc and what each comment says.
+//
+// The builders that take no form are templates on the JSON type all the same, which only
+// nlohmann::ordered_json satisfies (call them without one: url_params(e)), and input_required
+// is basic_input_required<nlohmann::ordered_json>: so ordered_json's code is compiled in the
+// files that build these messages, not in every file that includes this header (0.5 s of
+// g++'s time for `#include <elicit/elicit.hpp>`, docs/performance.md).
 #pragma once
 
 #include <elicit/decode.hpp>
@@ -27,10 +33,16 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace elicit {
+
+// The JSON type of the messages below: a template parameter only so that their code is
+// compiled where they are used (above).
+template <class Json>
+concept ordered_json_type = std::is_same_v<Json, nlohmann::ordered_json>;
 
 // ---- Form mode ------------------------------------------------------------------------------
 
@@ -84,30 +96,32 @@ struct url_elicitation {
 // The params of a URL-mode `elicitation/create`. With an elicitation id (2025-11-25):
 // {"mode":"url","elicitationId":...,"url":...,"message":...}; without one, 2026-07-28's shape.
 // Throws std::invalid_argument when the URL is not an absolute URI.
-[[nodiscard]] inline nlohmann::ordered_json url_params(const url_elicitation& e) {
+template <ordered_json_type Json = nlohmann::ordered_json>
+[[nodiscard]] Json url_params(const url_elicitation& e) {
   if (!detail::is_uri(e.url)) throw std::invalid_argument("elicit::url_params: not an absolute URI: " + e.url);
-  nlohmann::ordered_json params{{"mode", "url"}};
+  Json params{{"mode", "url"}};
   if (!e.elicitation_id.empty()) params["elicitationId"] = e.elicitation_id;
   params["url"] = e.url;
   params["message"] = e.message;
   return params;
 }
 
-[[nodiscard]] inline nlohmann::ordered_json url_request(const url_elicitation& e) {
-  return {{"method", "elicitation/create"}, {"params", url_params(e)}};
+template <ordered_json_type Json = nlohmann::ordered_json>
+[[nodiscard]] Json url_request(const url_elicitation& e) {
+  return {{"method", "elicitation/create"}, {"params", url_params<Json>(e)}};
 }
 
 // JSON-RPC error -32042 (2025-11-25): the request cannot go on until the user completes
 // these URL elicitations. Throws std::invalid_argument for an elicitation without an id or
 // with a URL that is not an absolute URI.
-[[nodiscard]] inline nlohmann::ordered_json url_required_error(const nlohmann::json& id,
-                                                               const std::vector<url_elicitation>& elicitations,
-                                                               std::string_view message = "User interaction required") {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+template <ordered_json_type Json = nlohmann::ordered_json>
+[[nodiscard]] Json url_required_error(const nlohmann::json& id, const std::vector<url_elicitation>& elicitations,
+                                      std::string_view message = "User interaction required") {
+  Json list = Json::array();
   for (const url_elicitation& e : elicitations) {
     if (e.elicitation_id.empty())
       throw std::invalid_argument("elicit::url_required_error: every URL elicitation needs an elicitation_id");
-    list.push_back(url_params(e));
+    list.push_back(url_params<Json>(e));
   }
   return {{"jsonrpc", "2.0"},
           {"id", id},
@@ -115,7 +129,8 @@ struct url_elicitation {
 }
 
 // notifications/elicitation/complete (2025-11-25): the user finished the URL elicitation.
-[[nodiscard]] inline nlohmann::ordered_json elicitation_complete(std::string_view elicitation_id) {
+template <ordered_json_type Json = nlohmann::ordered_json>
+[[nodiscard]] Json elicitation_complete(std::string_view elicitation_id) {
   return {{"jsonrpc", "2.0"},
           {"method", "notifications/elicitation/complete"},
           {"params", {{"elicitationId", elicitation_id}}}};
@@ -171,17 +186,18 @@ class unsupported_mode : public std::logic_error {
 //                     .ask<Address>("address", "Where should the parcel go?")
 //                     .state(elicit::seal(progress, ring, binding))   // <elicit/state.hpp>
 //                     .result();
-class input_required {
+template <ordered_json_type Json = nlohmann::ordered_json>
+class basic_input_required {
  public:
-  input_required() = default;  // no check of the client's modes
-  explicit input_required(elicitation_modes client) : client_(client), checked_(true) {}
+  basic_input_required() = default;  // no check of the client's modes
+  explicit basic_input_required(elicitation_modes client) : client_(client), checked_(true) {}
 
   // Throws unsupported_mode when the client did not declare form mode, std::invalid_argument
   // for an empty or repeated key.
   template <class Form>
   // `key` is moved into request(): clang-tidy 14 misses a move in a dependent call.
   // NOLINTNEXTLINE(performance-unnecessary-value-param)
-  input_required& ask(std::string key, std::string_view message) {
+  basic_input_required& ask(std::string key, std::string_view message) {
     if (checked_ && !client_.form)
       throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" + key +
                              "\"");
@@ -190,7 +206,7 @@ class input_required {
   // The same for a form refined at run time; also throws form_error as form_params does.
   template <class Form>
   // NOLINTNEXTLINE(performance-unnecessary-value-param): moved into request(), as above.
-  input_required& ask(std::string key, const form<Form>& f, std::string_view message) {
+  basic_input_required& ask(std::string key, const form<Form>& f, std::string_view message) {
     if (checked_ && !client_.form)
       throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" + key +
                              "\"");
@@ -199,17 +215,17 @@ class input_required {
 
   // Throws unsupported_mode when the client did not declare URL mode, std::invalid_argument for
   // an empty or repeated key or a URL that is not an absolute URI.
-  input_required& ask_url(std::string key, url_elicitation e) {
+  basic_input_required& ask_url(std::string key, url_elicitation e) {
     if (checked_ && !client_.url)
       throw unsupported_mode("elicit: the client did not declare URL-mode elicitation; it cannot be asked \"" + key +
                              "\"");
     e.elicitation_id.clear();  // 2026-07-28 has no elicitation id
-    return request(std::move(key), url_request(e));
+    return request(std::move(key), url_request<Json>(e));
   }
 
   // Any other input request, as {"method":...,"params":...}: sampling/createMessage, roots/list.
   // Throws std::invalid_argument for an empty or repeated key, or a request without "method".
-  input_required& request(std::string key, nlohmann::ordered_json input_request) {
+  basic_input_required& request(std::string key, Json input_request) {
     if (key.empty()) throw std::invalid_argument("elicit::input_required: an input request needs a non-empty key");
     if (!input_request.is_object() || !input_request.contains("method"))
       throw std::invalid_argument("elicit::input_required: an input request is an object with a \"method\"");
@@ -219,19 +235,19 @@ class input_required {
     return *this;
   }
 
-  input_required& state(std::string request_state) {
+  basic_input_required& state(std::string request_state) {
     state_ = std::move(request_state);
     return *this;
   }
 
   // {"resultType":"input_required","inputRequests":{...},"requestState":"..."}. The spec
   // requires at least one of the two: a result with neither is refused (std::logic_error).
-  [[nodiscard]] nlohmann::ordered_json result() const {
+  [[nodiscard]] Json result() const {
     if (order_.empty() && !state_)
       throw std::logic_error("elicit::input_required: give at least one input request or a request state");
-    nlohmann::ordered_json out{{"resultType", "input_required"}};
+    Json out{{"resultType", "input_required"}};
     if (!order_.empty()) {
-      nlohmann::ordered_json requests = nlohmann::ordered_json::object();
+      Json requests = Json::object();
       for (const std::string& key : order_) requests[key] = requests_.at(key);
       out["inputRequests"] = std::move(requests);
     }
@@ -243,9 +259,10 @@ class input_required {
   elicitation_modes client_{};
   bool checked_ = false;
   std::vector<std::string> order_;
-  std::map<std::string, nlohmann::ordered_json> requests_;
+  std::map<std::string, Json> requests_;
   std::optional<std::string> state_;
 };
+using input_required = basic_input_required<>;
 
 // Reads the retry of a request: `inputResponses` and `requestState` from its params.
 //
@@ -325,7 +342,8 @@ class input_responses {
 inline constexpr std::string_view invalid_state_message = "invalid or expired requestState";
 
 // The JSON-RPC error -32602 for a requestState that did not open: always the same message.
-[[nodiscard]] inline nlohmann::ordered_json invalid_state_error(const nlohmann::json& id) {
+template <ordered_json_type Json = nlohmann::ordered_json>
+[[nodiscard]] Json invalid_state_error(const nlohmann::json& id) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32602}, {"message", invalid_state_message}}}};
 }
 
@@ -333,15 +351,15 @@ inline constexpr std::string_view invalid_state_message = "invalid or expired re
 // violation in `data.violations` as {pointer, keyword, message}. Its size is bounded by the
 // list's: decoding keeps at most decode_options::max_violations, each a sentence of bounded
 // length (a value is quoted up to 40 characters, an unknown key up to 128 bytes).
-[[nodiscard]] inline nlohmann::ordered_json invalid_params_error(const nlohmann::json& id,
-                                                                 const violation_list& violations,
-                                                                 std::string_view question = {}) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+template <ordered_json_type Json = nlohmann::ordered_json>
+[[nodiscard]] Json invalid_params_error(const nlohmann::json& id, const violation_list& violations,
+                                        std::string_view question = {}) {
+  Json list = Json::array();
   for (const violation& v : violations)
     list.push_back({{"pointer", v.pointer}, {"keyword", v.keyword}, {"message", v.message}});
   std::string message = question.empty() ? "Invalid answer" : fmt::format("Invalid answer to \"{}\"", question);
   if (!violations.empty()) message += fmt::format(": {}", violations);
-  nlohmann::ordered_json data{{"violations", list}};
+  Json data{{"violations", list}};
   if (!question.empty()) data["inputKey"] = question;
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32602}, {"message", message}, {"data", data}}}};
 }
