@@ -39,10 +39,12 @@
 
 namespace elicit {
 
+namespace detail {
 // The JSON type of the messages below: a template parameter only so that their code is
 // compiled where they are used (above).
 template <class Json>
 concept ordered_json_type = std::is_same_v<Json, nlohmann::ordered_json>;
+}  // namespace detail
 
 // ---- Form mode ------------------------------------------------------------------------------
 
@@ -96,7 +98,7 @@ struct url_elicitation {
 // The params of a URL-mode `elicitation/create`. With an elicitation id (2025-11-25):
 // {"mode":"url","elicitationId":...,"url":...,"message":...}; without one, 2026-07-28's shape.
 // Throws std::invalid_argument when the URL is not an absolute URI.
-template <ordered_json_type Json = nlohmann::ordered_json>
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json url_params(const url_elicitation& e) {
   if (!detail::is_uri(e.url)) throw std::invalid_argument("elicit::url_params: not an absolute URI: " + e.url);
   Json params{{"mode", "url"}};
@@ -106,7 +108,7 @@ template <ordered_json_type Json = nlohmann::ordered_json>
   return params;
 }
 
-template <ordered_json_type Json = nlohmann::ordered_json>
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json url_request(const url_elicitation& e) {
   return {{"method", "elicitation/create"}, {"params", url_params<Json>(e)}};
 }
@@ -114,7 +116,7 @@ template <ordered_json_type Json = nlohmann::ordered_json>
 // JSON-RPC error -32042 (2025-11-25): the request cannot go on until the user completes
 // these URL elicitations. Throws std::invalid_argument for an elicitation without an id or
 // with a URL that is not an absolute URI.
-template <ordered_json_type Json = nlohmann::ordered_json>
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json url_required_error(const nlohmann::json& id, const std::vector<url_elicitation>& elicitations,
                                       std::string_view message = "User interaction required") {
   Json list = Json::array();
@@ -129,7 +131,7 @@ template <ordered_json_type Json = nlohmann::ordered_json>
 }
 
 // notifications/elicitation/complete (2025-11-25): the user finished the URL elicitation.
-template <ordered_json_type Json = nlohmann::ordered_json>
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json elicitation_complete(std::string_view elicitation_id) {
   return {{"jsonrpc", "2.0"},
           {"method", "notifications/elicitation/complete"},
@@ -186,7 +188,7 @@ class unsupported_mode : public std::logic_error {
 //                     .ask<Address>("address", "Where should the parcel go?")
 //                     .state(elicit::seal(progress, ring, binding))   // <elicit/state.hpp>
 //                     .result();
-template <ordered_json_type Json = nlohmann::ordered_json>
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
 class basic_input_required {
  public:
   basic_input_required() = default;  // no check of the client's modes
@@ -342,7 +344,7 @@ class input_responses {
 inline constexpr std::string_view invalid_state_message = "invalid or expired requestState";
 
 // The JSON-RPC error -32602 for a requestState that did not open: always the same message.
-template <ordered_json_type Json = nlohmann::ordered_json>
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json invalid_state_error(const nlohmann::json& id) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32602}, {"message", invalid_state_message}}}};
 }
@@ -351,7 +353,7 @@ template <ordered_json_type Json = nlohmann::ordered_json>
 // violation in `data.violations` as {pointer, keyword, message}. Its size is bounded by the
 // list's: decoding keeps at most decode_options::max_violations, each a sentence of bounded
 // length (a value is quoted up to 40 characters, an unknown key up to 128 bytes).
-template <ordered_json_type Json = nlohmann::ordered_json>
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json invalid_params_error(const nlohmann::json& id, const violation_list& violations,
                                         std::string_view question = {}) {
   Json list = Json::array();

@@ -54,23 +54,18 @@ def main(path, ajv_path=None):
         hj, ht = t(f"schema/{form}/hand_json"), t(f"schema/{form}/hand_text")
         print(f"| {form} | {ns(view)} | {ns(copy)} | {ns(ej)} | {ns(hj)} | {ns(ht)} | {ratio(copy, ht)} | {ratio(ej, hj)} |")
 
-    decode_forms = []  # (form, [answer kinds]) in the order the benchmarks ran
+    decode_forms = {}  # form -> its answer kinds, in the order the benchmarks ran
     for name in times:
         parts = name.split("/")
-        if parts[0] != "decode":
-            continue
-        if parts[1] not in [f for f, _ in decode_forms]:
-            decode_forms.append((parts[1], []))
-        kinds = dict(decode_forms)[parts[1]]
-        if parts[2] not in kinds:
-            kinds.append(parts[2])
+        if parts[0] == "decode" and parts[2] not in decode_forms.setdefault(parts[1], []):
+            decode_forms[parts[1]].append(parts[2])
     print()
     print(f"### Decoding an answer (ns per answer, median CPU time of {reps} repetitions)")
     print()
     print("| form | answer | parse alone | text: elicit | text: hand | text: elicit / hand"
           " | json: elicit | json: hand | json: elicit / hand |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for form, kinds in decode_forms:
+    for form, kinds in decode_forms.items():
         for kind in kinds:
             p = t(f"parse/{form}/{kind}")
             te, th = t(f"decode/{form}/{kind}/text/elicit"), t(f"decode/{form}/{kind}/text/hand")
@@ -102,7 +97,7 @@ def main(path, ajv_path=None):
     print("| form | answer | elicit decode(text) | hand: nlohmann | hand: simdjson | Node: JSON.parse + Ajv"
           " | Node, wall | elicit / Ajv | elicit / simdjson | allocs: elicit | allocs: nlohmann | allocs: simdjson |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for form, kinds in decode_forms:
+    for form, kinds in decode_forms.items():
         for kind in kinds:
             base = f"decode/{form}/{kind}/text/"
             te, th, ts = t(base + "elicit"), t(base + "hand"), t(base + "simdjson")
