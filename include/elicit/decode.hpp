@@ -207,7 +207,7 @@ void read_field(value_view value, const field_spec& s, T& target, violation_list
   } else if (s.optional) {
     target = {};
   } else {
-    at("required", message(label_of(s), " is required."));
+    at("required", label_of(s), " is required.");
   }
 }
 

@@ -1,7 +1,8 @@
-// Violation messages, each built in one allocation: the parts are measured (an upper bound
-// each), the string is reserved once, then the parts are written into it. Nothing is built
-// for a valid answer; an invalid one builds a message per broken rule, and this keeps that
-// cost close to what a hand-written check pays for a plainer sentence.
+// Violation messages: the parts are written one after another into a buffer on the stack,
+// then copied once, at their exact size, into the string that keeps them (a violation's
+// message, or the std::string message() returns). Nothing is built for a valid answer; an
+// invalid one builds a message per broken rule, and this keeps that cost close to what a
+// hand-written check pays for a plainer sentence.
 //
 //   message(label_of(s), " must be at least ", *s.minimum, "; got ", v, ".")
 #pragma once
@@ -21,9 +22,6 @@ struct counted {
   std::size_t n;
   std::string_view one, many;
 
-  [[nodiscard]] std::size_t bound() const noexcept {
-    return 21 + (one.size() > many.size() ? one.size() : many.size());
-  }
   template <class Sink>
   void write(Sink& out) const {
     write_unsigned(out, n);
@@ -32,7 +30,7 @@ struct counted {
   }
 };
 
-// A part is text, a `number`, an integer, or a type with bound() and write(sink).
+// A part is text, a `number`, an integer, or a type with write(sink).
 template <class Part>
 inline constexpr bool is_text_part = std::is_convertible_v<const Part&, std::string_view>;
 
@@ -41,13 +39,6 @@ template <class Part>
 constexpr std::string_view text_of(const Part& part) noexcept {
   if constexpr (std::is_array_v<Part>) return {part, std::extent_v<Part> - 1};
   else return part;
-}
-
-template <class Part>
-std::size_t part_bound(const Part& part) noexcept {
-  if constexpr (is_text_part<Part>) return text_of(part).size();
-  else if constexpr (std::is_same_v<Part, number> || plain_integer<Part>) return 32;  // "-2.2250738585072014e-308"
-  else return part.bound();
 }
 
 template <class Sink, class Part>
@@ -59,11 +50,14 @@ void write_part(Sink& out, const Part& part) {
   else part.write(out);
 }
 
-// Writes into a string sized beforehand, growing it only if a bound was short.
-class sized_sink {
+// Writes into a buffer on the stack, moving to the heap only if the text outgrows it (a
+// message of more than 256 bytes: a long title, or many choices). Inlined: a message is a
+// dozen small puts, and a call each would cost more than the copy.
+class scratch_sink {
  public:
-  // Inlined: a message is a dozen small puts, and a call each would cost more than the copy.
-  explicit sized_sink(std::size_t bound) : text_(bound, '\0'), next_(text_.data()), end_(next_ + bound) {}
+  scratch_sink() = default;
+  scratch_sink(const scratch_sink&) = delete;  // it points into itself
+  scratch_sink& operator=(const scratch_sink&) = delete;
   [[gnu::always_inline]] void put(char c) {
     if (next_ == end_) grow(1);
     *next_++ = c;
@@ -73,29 +67,39 @@ class sized_sink {
     std::memcpy(next_, t.data(), t.size());
     next_ += t.size();
   }
-  std::string take() && {
-    text_.resize(static_cast<std::size_t>(next_ - text_.data()));
-    return std::move(text_);
-  }
+  [[nodiscard]] std::string_view text() const noexcept { return {begin_, static_cast<std::size_t>(next_ - begin_)}; }
 
  private:
   void grow(std::size_t more) {
-    const auto used = static_cast<std::size_t>(next_ - text_.data());
-    text_.resize(2 * (used + more));
-    next_ = text_.data() + used;
-    end_ = text_.data() + text_.size();
+    const auto used = static_cast<std::size_t>(next_ - begin_);
+    std::string bigger(2 * (used + more), '\0');
+    std::memcpy(bigger.data(), begin_, used);
+    heap_ = std::move(bigger);
+    begin_ = heap_.data();
+    next_ = begin_ + used;
+    end_ = begin_ + heap_.size();
   }
 
-  std::string text_;
-  char* next_;
-  char* end_;
+  char local_[256];  // not initialized: written before it is read
+  std::string heap_;
+  char* begin_ = local_;
+  char* next_ = local_;
+  char* end_ = local_ + sizeof local_;
 };
+
+// Replaces `out`'s text with the parts: a violation's message is written where it stays.
+template <class... Parts>
+void assign_message(std::string& out, const Parts&... parts) {
+  scratch_sink sink;
+  (write_part(sink, parts), ...);
+  out.assign(sink.text().data(), sink.text().size());
+}
 
 template <class... Parts>
 [[nodiscard]] std::string message(const Parts&... parts) {
-  sized_sink out((part_bound(parts) + ...));
-  (write_part(out, parts), ...);
-  return std::move(out).take();
+  scratch_sink sink;
+  (write_part(sink, parts), ...);
+  return std::string(sink.text());
 }
 
 }  // namespace elicit::detail

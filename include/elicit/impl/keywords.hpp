@@ -161,7 +161,7 @@ constexpr void write_schema(Sink& out, const Specs& specs) {
 }
 
 // ---- Checks: the same keywords, judged on an answer -----------------------------------------
-// Each takes the value already read from JSON and a `report(keyword, message)` callable.
+// Each takes the value already read from JSON and a `report(keyword, message parts...)` callable.
 
 // How a message names a field: its title, or else its wire name.
 constexpr std::string_view label_of(const field_spec& s) noexcept { return s.title.empty() ? s.wire : s.title; }
@@ -170,9 +170,9 @@ constexpr std::string_view label_of(const field_spec& s) noexcept { return s.tit
 template <class Report>
 void check_bounds(const field_spec& s, const number& v, Report&& report) {
   if (s.minimum && compare(v, *s.minimum) < 0)
-    report("minimum", message(label_of(s), " must be at least ", *s.minimum, "; got ", v, "."));
+    report("minimum", label_of(s), " must be at least ", *s.minimum, "; got ", v, ".");
   if (s.maximum && compare(v, *s.maximum) > 0)
-    report("maximum", message(label_of(s), " must be at most ", *s.maximum, "; got ", v, "."));
+    report("maximum", label_of(s), " must be at most ", *s.maximum, "; got ", v, ".");
 }
 
 constexpr counted characters(std::size_t n) noexcept { return {n, "character", "characters"}; }
@@ -181,20 +181,20 @@ constexpr counted characters(std::size_t n) noexcept { return {n, "character", "
 template <class Report>
 void check_length(const field_spec& s, std::size_t code_point_count, Report&& report) {
   if (s.min_length && code_point_count < *s.min_length)
-    report("minLength", message(label_of(s), " must be at least ", characters(*s.min_length), " long; got ",
-                                characters(code_point_count), "."));
+    report("minLength", label_of(s), " must be at least ", characters(*s.min_length), " long; got ",
+           characters(code_point_count), ".");
   if (s.max_length && code_point_count > *s.max_length)
-    report("maxLength", message(label_of(s), " must be at most ", characters(*s.max_length), " long; got ",
-                                characters(code_point_count), "."));
+    report("maxLength", label_of(s), " must be at most ", characters(*s.max_length), " long; got ",
+           characters(code_point_count), ".");
 }
 
 // minItems / maxItems of a multi-select.
 template <class Report>
 void check_items(const field_spec& s, std::size_t count, Report&& report) {
   if (s.min_items && count < *s.min_items)
-    report("minItems", message("Pick at least ", *s.min_items, " for ", label_of(s), "; got ", count, "."));
+    report("minItems", "Pick at least ", *s.min_items, " for ", label_of(s), "; got ", count, ".");
   if (s.max_items && count > *s.max_items)
-    report("maxItems", message("Pick at most ", *s.max_items, " for ", label_of(s), "; got ", count, "."));
+    report("maxItems", "Pick at most ", *s.max_items, " for ", label_of(s), "; got ", count, ".");
 }
 
 // enum / oneOf / items: the choice whose wire value this is, never matched by title.
@@ -208,11 +208,6 @@ inline const enum_entry* find_choice(const field_spec& s, std::string_view wire)
 struct choices_of {
   const field_spec& s;
 
-  [[nodiscard]] std::size_t bound() const noexcept {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < s.option_count; ++i) n += s.options[i].wire.size() + 4;
-    return n;
-  }
   template <class Sink>
   void write(Sink& out) const {
     for (std::size_t i = 0; i < s.option_count; ++i) {
@@ -228,9 +223,9 @@ struct choices_of {
 template <class Report>
 void check_format(const field_spec& s, std::string_view text, Report&& report) {
   if (s.fmt == format::email && !is_email(text))
-    report("format", message(label_of(s), " must be an e-mail address such as name@example.com."));
+    report("format", label_of(s), " must be an e-mail address such as name@example.com.");
   if (s.fmt == format::uri && !is_uri(text))
-    report("format", message(label_of(s), " must be an absolute URI such as https://example.com/page."));
+    report("format", label_of(s), " must be an absolute URI such as https://example.com/page.");
 }
 
 }  // namespace elicit::detail

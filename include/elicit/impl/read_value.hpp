@@ -68,7 +68,7 @@ inline const enum_entry* read_option(value_view j, const field_spec& s, const re
     return nullptr;
   }
   if (choice == nullptr)
-    r(text ? "enum" : "type", message(label_of(s), " must be one of ", choices_of{s}, "; got ", described{j}, "."));
+    r(text ? "enum" : "type", label_of(s), " must be one of ", choices_of{s}, "; got ", described{j}, ".");
   return choice;
 }
 
@@ -106,8 +106,8 @@ void read_value(value_view j, const field_spec& s, V& out, const reporter& r) {
     const bool outside_field =
         outside_type && ((s.minimum && compare(*n, *s.minimum) < 0) || (s.maximum && compare(*n, *s.maximum) > 0));
     if (outside_type && !outside_field) {  // the field's own bounds, when it has them, say it better
-      r(below_64_bits || compare(*n, lowest) < 0 ? "minimum" : "maximum",
-        message(label_of(s), " must be between ", lowest, " and ", highest, "; got ", *n, "."));
+      r(below_64_bits || compare(*n, lowest) < 0 ? "minimum" : "maximum", label_of(s), " must be between ", lowest,
+        " and ", highest, "; got ", *n, ".");
     } else {
       check_bounds(s, *n, r);
     }
@@ -118,7 +118,7 @@ void read_value(value_view j, const field_spec& s, V& out, const reporter& r) {
     const double d = n->as_double();
     const std::size_t before = r.out.total();
     if (std::abs(d) > static_cast<double>(std::numeric_limits<V>::max())) {
-      r(d < 0 ? "minimum" : "maximum", message(label_of(s), " is too large for this field; got ", *n, "."));
+      r(d < 0 ? "minimum" : "maximum", label_of(s), " is too large for this field; got ", *n, ".");
     } else if constexpr (std::is_same_v<V, double>) {
       check_bounds(s, *n, r);
     } else {
@@ -132,7 +132,7 @@ void read_value(value_view j, const field_spec& s, V& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, "text", j);
     const std::string_view text = j.text();
     const std::size_t length = code_points(text);
-    if (length == invalid_utf8) return r("type", message(label_of(s), " is not valid UTF-8 text."));
+    if (length == invalid_utf8) return r("type", label_of(s), " is not valid UTF-8 text.");
     const std::size_t before = r.out.total();
     check_length(s, length, r);
     check_format(s, text, r);
@@ -141,19 +141,17 @@ void read_value(value_view j, const field_spec& s, V& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, "a date (YYYY-MM-DD)", j);
     const auto date = parse_date(j.text());
     if (!date)
-      return r("format", message(label_of(s), " must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got ",
-                                 described{j}, "."));
+      return r("format", label_of(s), " must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got ", described{j},
+               ".");
     out = *date;
   } else if constexpr (std::is_same_v<V, std::chrono::sys_seconds>) {
     if (!j.is(json_kind::string)) return report_type(r, s, "a date and time", j);
     const auto t = parse_date_time(j.text());
     if (!t)
-      return r("format",
-               message(label_of(s), " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got ",
-                       described{j}, "."));
+      return r("format", label_of(s), " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got ",
+               described{j}, ".");
     if (t->has_fraction)
-      return r("format",
-               message(label_of(s), " holds whole seconds; got a fraction of a second in ", described{j}, "."));
+      return r("format", label_of(s), " holds whole seconds; got a fraction of a second in ", described{j}, ".");
     out = t->instant;
   } else if constexpr (std::is_enum_v<V> || std::is_same_v<V, choice>) {
     if (auto e = read_choice<V>(j, s, r)) out = std::move(*e);
@@ -168,8 +166,8 @@ void read_value(value_view j, const field_spec& s, V& out, const reporter& r) {
     }
     // A std::set keeps each choice once: repeats must not make up the minimum.
     if (r.out.total() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)
-      r("minItems", message("Pick at least ", *s.min_items, " different choices for ", label_of(s), "; got ",
-                            selected.size(), "."));
+      r("minItems", "Pick at least ", *s.min_items, " different choices for ", label_of(s), "; got ", selected.size(),
+        ".");
     if (r.out.total() == before) out = std::move(selected);
   } else {
     static_assert(sizeof(V) == 0, "elicit: no reader for this field type");

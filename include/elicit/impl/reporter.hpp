@@ -11,9 +11,9 @@
 #include <elicit/impl/value_view.hpp>
 #include <elicit/violation.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -29,20 +29,37 @@ struct reporter {
 
   static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
 
-  void operator()(std::string_view keyword, std::string message) const {
+  // Files a violation whose message is the parts (detail::message's), written straight into
+  // the list's memory.
+  template <class... Parts>
+  void operator()(std::string_view keyword, const Parts&... parts) const {
     if (out.full()) return out.omit();
-    violation& v = out.emplace_back();                                 // filled in place: no string is moved twice
-    v.pointer.reserve(1 + field.size() + (item != no_item ? 21 : 0));  // one allocation, when it needs one
-    v.pointer += '/';
-    append_pointer_token(v.pointer, field);
-    if (item != no_item) {
-      v.pointer += '/';
-      v.pointer += std::to_string(item);
-    }
+    violation& v = out.emplace_back();  // filled in place: no string is moved
+    write_pointer(v.pointer);
     v.keyword = keyword;
-    v.message = std::move(message);
+    assign_message(v.message, parts...);
   }
   [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index}; }
+
+ private:
+  // "/field", or "/field/3" for an item: sized once and copied in one piece when the name needs
+  // no escaping (a name without "~" or "/", nearly every name).
+  void write_pointer(std::string& pointer) const {
+    const bool plain = field.find('~') == std::string_view::npos && field.find('/') == std::string_view::npos;
+    if (plain && item == no_item) {
+      pointer.resize(1 + field.size());
+      pointer[0] = '/';
+      std::memcpy(pointer.data() + 1, field.data(), field.size());
+      return;
+    }
+    pointer.reserve(1 + field.size() + 21);
+    pointer += '/';
+    append_pointer_token(pointer, field);
+    if (item != no_item) {
+      pointer += '/';
+      pointer += std::to_string(item);
+    }
+  }
 };
 
 // What a JSON value is, as a message part: `the text "abc"`, `the number 12.5`, `a list`...
@@ -50,7 +67,6 @@ struct reporter {
 struct described {
   value_view j;
 
-  [[nodiscard]] std::size_t bound() const noexcept { return 48 + std::min<std::size_t>(j.text().size(), 160); }
   template <class Sink>
   void write(Sink& out) const {
     switch (j.kind()) {
@@ -81,7 +97,7 @@ struct described {
 };
 
 inline void report_type(const reporter& r, const field_spec& s, std::string_view expected, value_view j) {
-  r("type", message(label_of(s), " must be ", expected, "; got ", described{j}, "."));
+  r("type", label_of(s), " must be ", expected, "; got ", described{j}, ".");
 }
 
 }  // namespace elicit::detail
