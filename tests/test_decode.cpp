@@ -20,7 +20,7 @@ template <class Form>
 std::vector<std::string> broken(const json& content, elicit::decode_options options = {}) {
   const auto d = elicit::decode_content<Form>(content, options);
   std::vector<std::string> out;
-  for (const auto& v : d.violations()) out.push_back(v.pointer + " " + v.keyword);
+  for (const auto& v : d.violations()) out.push_back(std::string(v.pointer) + " " + std::string(v.keyword));
   CHECK(d.has_value() == out.empty());
   return out;
 }

@@ -46,7 +46,7 @@ std::string required_of(const elicit::form<F>& f) {
 template <class R>
 std::vector<std::string> broken(const R& r) {
   std::vector<std::string> out;
-  for (const auto& v : r.violations()) out.push_back(v.pointer + " " + v.keyword);
+  for (const auto& v : r.violations()) out.push_back(std::string(v.pointer) + " " + std::string(v.keyword));
   return out;
 }
 
@@ -703,8 +703,8 @@ TEST_CASE("form: decode(text), decode(json) and decode_content agree", "[form]")
     CHECK(from_text.outcome() == from_json.outcome());
     CHECK(broken(from_text) == broken(from_json));
     std::vector<std::string> m1, m2;
-    for (const auto& v : from_text.violations()) m1.push_back(v.message);
-    for (const auto& v : from_json.violations()) m2.push_back(v.message);
+    for (const auto& v : from_text.violations()) m1.emplace_back(v.message);
+    for (const auto& v : from_json.violations()) m2.emplace_back(v.message);
     CHECK(m1 == m2);
     if (from_text.accepted() && from_json.accepted())
       CHECK(elicit::to_content(*from_text) == elicit::to_content(*from_json));

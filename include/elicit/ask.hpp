@@ -40,7 +40,7 @@ namespace elicit {
 [[nodiscard]] inline std::string reask_message(std::string_view message, const violation_list& violations) {
   std::string text(message);
   text += violations.size() == 1 ? "\n\nPlease correct this:" : "\n\nPlease correct these:";
-  for (const violation& v : violations) {
+  for (const violation_view v : violations) {
     text += "\n- ";
     text += v.message;
   }

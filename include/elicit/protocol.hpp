@@ -357,7 +357,7 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json invalid_params_error(const nlohmann::json& id, const violation_list& violations,
                                         std::string_view question = {}) {
   Json list = Json::array();
-  for (const violation& v : violations)
+  for (const violation_view v : violations)
     list.push_back({{"pointer", v.pointer}, {"keyword", v.keyword}, {"message", v.message}});
   std::string message = question.empty() ? "Invalid answer" : fmt::format("Invalid answer to \"{}\"", question);
   if (!violations.empty()) message += fmt::format(": {}", violations);

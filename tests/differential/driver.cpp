@@ -38,7 +38,7 @@ template <class Form>
 nlohmann::json judge(const nlohmann::json& content) {
   const elicit::decoded<Form> d = elicit::decode_content<Form>(content);
   nlohmann::json keywords = nlohmann::json::array(), pointers = nlohmann::json::array();
-  for (const elicit::violation& v : d.violations()) {
+  for (const elicit::violation_view v : d.violations()) {
     keywords.push_back(v.keyword);
     pointers.push_back(v.pointer);
   }

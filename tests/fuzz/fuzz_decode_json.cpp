@@ -25,7 +25,9 @@ void exercise(const fuzz::input& in, const elicit::decode_options& options) {
   const nlohmann::json& value = in.value;
   const elicit::response<Form> r = elicit::decode<Form>(value, options);
   const bool r_refused = fuzz::refused(r.violations());
-  fuzz::check_refusal(in, value, r_refused, r_refused ? &r.violations()[0] : nullptr, options.limits());
+  fuzz::check_refusal(in, value, r_refused,
+                      r_refused ? std::optional<elicit::violation_view>(r.violations()[0]) : std::nullopt,
+                      options.limits());
   if (r_refused) check(r.outcome() == elicit::outcome::invalid && !r.accepted(), "a refused result is not invalid");
   fuzz::check_violations(r.violations(), options);
   check(r.accepted() == (r.action() == elicit::action::accept && r.violations().empty()),
@@ -35,7 +37,9 @@ void exercise(const fuzz::input& in, const elicit::decode_options& options) {
   // The whole value read as content.
   const elicit::decoded<Form> whole = elicit::decode_content<Form>(value, options);
   const bool whole_refused = fuzz::refused(whole.violations());
-  fuzz::check_refusal(in, value, whole_refused, whole_refused ? &whole.violations()[0] : nullptr, options.limits());
+  fuzz::check_refusal(in, value, whole_refused,
+                      whole_refused ? std::optional<elicit::violation_view>(whole.violations()[0]) : std::nullopt,
+                      options.limits());
   fuzz::check_violations(whole.violations(), options);
   check(whole.has_value() == whole.violations().empty(), "decode_content has both a value and violations, or neither");
   if (whole) fuzz::check_round_trip(*whole);
@@ -45,7 +49,9 @@ void exercise(const fuzz::input& in, const elicit::decode_options& options) {
   if (c == nullptr) return;
   const elicit::decoded<Form> content = elicit::decode_content<Form>(*c, options);
   const bool content_refused = fuzz::refused(content.violations());
-  fuzz::check_refusal(in, *c, content_refused, content_refused ? &content.violations()[0] : nullptr, options.limits());
+  fuzz::check_refusal(in, *c, content_refused,
+                      content_refused ? std::optional<elicit::violation_view>(content.violations()[0]) : std::nullopt,
+                      options.limits());
   fuzz::check_violations(content.violations(), options);
   if (content) fuzz::check_round_trip(*content);
   if (r_refused) return;

@@ -62,7 +62,8 @@ void exercise(const fuzz::input& in, const elicit::decode_options& options) {
     check(!answers.refused() && !answers.is_retry(), "params that are no object are read", in.text);
   } else {
     const auto& why = answers.refused();
-    fuzz::check_refusal(in, params, why.has_value(), why ? &*why : nullptr, limits);
+    fuzz::check_refusal(in, params, why.has_value(), why ? std::optional<elicit::violation_view>(*why) : std::nullopt,
+                        limits);
     if (why) check(!answers.is_retry() && !answers.request_state(), "refused params are read", in.text);
   }
   if (!answers.refused() && params.is_object()) {

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,7 +60,7 @@ struct input {
   }
 };
 
-inline bool is_limit(const elicit::violation& v) { return v.keyword == "maxDepth" || v.keyword == "maxBytes"; }
+inline bool is_limit(const elicit::violation_view v) { return v.keyword == "maxDepth" || v.keyword == "maxBytes"; }
 
 // True when `violations` is the one violation a value beyond the limits is refused with.
 inline bool refused(const elicit::violation_list& violations) {
@@ -70,12 +71,12 @@ inline bool refused(const elicit::violation_list& violations) {
 // Deeper than max_depth must be refused; refused for depth must be deeper; refused for length
 // must come from text longer than max_bytes (the value as text is never longer than the text
 // it was parsed from, and the measure is a lower bound on it).
-inline void check_refusal(const input& in, const nlohmann::json& value, bool was_refused, const elicit::violation* why,
-                          const elicit::json_limits& limits) {
+inline void check_refusal(const input& in, const nlohmann::json& value, bool was_refused,
+                          std::optional<elicit::violation_view> why, const elicit::json_limits& limits) {
   const std::size_t depth = &value == &in.value ? in.depth : &value == in.content ? in.content_depth : nesting(value);
   if (depth > limits.max_depth && !was_refused) fail("a value deeper than max_depth was read", in.text);
   if (!was_refused) return;
-  if (why == nullptr || !is_limit(*why)) fail("refused without a limit's keyword", in.text);
+  if (!why || !is_limit(*why)) fail("refused without a limit's keyword", in.text);
   if (why->keyword == "maxDepth" && depth <= limits.max_depth) fail("refused for depth within max_depth", in.text);
   if (why->keyword == "maxBytes" && in.text.size() <= limits.max_bytes)
     fail("refused for length within max_bytes", in.text);
@@ -87,7 +88,7 @@ inline void check_violations(const elicit::violation_list& violations, const eli
                              std::string_view question = {}) {
   check(violations.size() <= options.max_violations + 1, "more violations than max_violations + 1");
   for (std::size_t i = 0; i < violations.size(); ++i) {
-    const elicit::violation& v = violations[i];
+    const elicit::violation_view v = violations[i];
     if (v.keyword == "maxViolations") check(i + 1 == violations.size(), "maxViolations is not the last violation");
     check(v.message.size() <= 1024, "a violation's message longer than 1024 bytes", v.message);
     check(v.pointer.size() <= 512, "a violation's pointer longer than 512 bytes", v.pointer);

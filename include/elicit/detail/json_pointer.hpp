@@ -20,6 +20,18 @@ inline void append_pointer_token(std::string& out, std::string_view token) {
   }
 }
 
+// The same, into a message sink (detail/message.hpp).
+template <class Sink>
+void write_pointer_token(Sink& out, std::string_view token) {
+  while (true) {
+    const std::size_t special = std::min(token.find('~'), token.find('/'));  // memchr, not a byte loop
+    out.put(token.substr(0, special));
+    if (special == std::string_view::npos) return;
+    out.put(token[special] == '~' ? "~0" : "~1");
+    token.remove_prefix(special + 1);
+  }
+}
+
 // `token`, escaped.
 inline std::string pointer_token(std::string_view token) {
   std::string out;

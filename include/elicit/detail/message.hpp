@@ -1,6 +1,6 @@
 // Violation messages: the parts are written one after another into a buffer on the stack,
-// then copied once, at their exact size, into the string that keeps them (a violation's
-// message, or the std::string message() returns). Nothing is built for a valid answer; an
+// then copied once, at their exact size, where they stay (a violation list's text, or the
+// std::string message() returns). Nothing is built for a valid answer; an
 // invalid one builds a message per broken rule, and this keeps that cost close to what a
 // hand-written check pays for a plainer sentence.
 //
@@ -86,14 +86,6 @@ class scratch_sink {
   char* next_ = local_;
   char* end_ = local_ + sizeof local_;
 };
-
-// Replaces `out`'s text with the parts: a violation's message is written where it stays.
-template <class... Parts>
-void assign_message(std::string& out, const Parts&... parts) {
-  scratch_sink sink;
-  (write_part(sink, parts), ...);
-  out.assign(sink.text().data(), sink.text().size());
-}
 
 template <class... Parts>
 [[nodiscard]] std::string message(const Parts&... parts) {

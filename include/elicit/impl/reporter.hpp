@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -29,35 +28,28 @@ struct reporter {
 
   static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
 
-  // Files a violation whose message is the parts (detail::message's), written straight into
-  // the list's memory.
+  // Files a violation whose message is the parts (detail::message's): its pointer, keyword
+  // and message are written one after another on the stack, then copied into the list once.
   template <class... Parts>
   void operator()(std::string_view keyword, const Parts&... parts) const {
     if (out.full()) return out.omit();
-    violation& v = out.emplace_back();  // filled in place: no string is moved
-    write_pointer(v.pointer);
-    v.keyword = keyword;
-    assign_message(v.message, parts...);
+    scratch_sink text;
+    write_pointer(text);
+    const std::size_t pointer_size = text.text().size();
+    text.put(keyword);
+    (write_part(text, parts), ...);
+    out.push_back_written(text.text(), pointer_size, keyword.size());
   }
   [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index}; }
 
  private:
-  // "/field", or "/field/3" for an item: sized once and copied in one piece when the name needs
-  // no escaping (a name without "~" or "/", nearly every name).
-  void write_pointer(std::string& pointer) const {
-    const bool plain = field.find('~') == std::string_view::npos && field.find('/') == std::string_view::npos;
-    if (plain && item == no_item) {
-      pointer.resize(1 + field.size());
-      pointer[0] = '/';
-      std::memcpy(pointer.data() + 1, field.data(), field.size());
-      return;
-    }
-    pointer.reserve(1 + field.size() + 21);
-    pointer += '/';
-    append_pointer_token(pointer, field);
+  // "/field", or "/field/3" for an item.
+  void write_pointer(scratch_sink& pointer) const {
+    pointer.put('/');
+    write_pointer_token(pointer, field);
     if (item != no_item) {
-      pointer += '/';
-      pointer += std::to_string(item);
+      pointer.put('/');
+      write_unsigned(pointer, item);
     }
   }
 };

@@ -1,0 +1,123 @@
+// elicit::violation_list: one buffer of text, handed out as views; copies that own their text.
+#include "../samples/forms.hpp"
+
+#include <elicit/elicit.hpp>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+const char* const invalid_address =
+    R"({"action":"accept","content":{"street":"","postcode":"SW1A 1AAAA","country_code":"XX"}})";
+
+elicit::violation_list three() {
+  elicit::violation_list list;
+  list.push_back(elicit::violation{"/a", "minimum", "A must be at least 1; got 0."});
+  list.push_back(elicit::violation_view{"/b/2", "enum", "B must be one of \"x\", \"y\"; got the text \"z\"."});
+  list.push_back(elicit::violation{"", "json", std::string(300, 'm')});  // longer than the room first made
+  return list;
+}
+
+}  // namespace
+
+TEST_CASE("a violation list hands out views of what was added, in order") {
+  const elicit::violation_list list = three();
+  REQUIRE(list.size() == 3);
+  CHECK(list.total() == 3);
+  CHECK(list[0].pointer == "/a");
+  CHECK(list[0].keyword == "minimum");
+  CHECK(list[0].message == "A must be at least 1; got 0.");
+  CHECK(list[1].pointer == "/b/2");
+  CHECK(list[1].message == "B must be one of \"x\", \"y\"; got the text \"z\".");
+  CHECK(list[2].pointer.empty());
+  CHECK(list[2].message == std::string(300, 'm'));
+  CHECK_THROWS_AS(list[3], std::out_of_range);
+
+  std::vector<std::string> keywords;
+  for (const elicit::violation_view v : list) keywords.emplace_back(v.keyword);
+  CHECK(keywords == std::vector<std::string>{"minimum", "enum", "json"});
+  CHECK(std::distance(list.begin(), list.end()) == 3);
+  CHECK((list.begin() + 2)->keyword == "json");
+  CHECK(list.begin()[1].pointer == "/b/2");
+  CHECK(std::find_if(list.begin(), list.end(), [](auto v) { return v.keyword == "enum"; }) == list.begin() + 1);
+}
+
+TEST_CASE("a violation converted to elicit::violation owns its text and outlives its list") {
+  elicit::violation kept;
+  std::vector<elicit::violation> all;
+  {
+    const elicit::violation_list list = three();
+    kept = list[1];
+    all = list.items();
+  }
+  CHECK(kept == elicit::violation{"/b/2", "enum", "B must be one of \"x\", \"y\"; got the text \"z\"."});
+  REQUIRE(all.size() == 3);
+  CHECK(all[0] == elicit::violation{"/a", "minimum", "A must be at least 1; got 0."});
+  CHECK(all[2].message.size() == 300);
+
+  // Decoded and kept past the response (a temporary here).
+  const elicit::violation first = elicit::decode<shipping::DeliveryAddress>(invalid_address).violations()[0];
+  CHECK(first.pointer == "/city");
+  CHECK(first.keyword == "required");
+}
+
+TEST_CASE("a copied or moved violation list views its own text") {
+  elicit::violation_list original = three();
+  const elicit::violation_list copy = original;
+  CHECK(copy == original);
+  original = elicit::violation_list();  // the original's text is gone; the copy's is its own
+  CHECK(copy[0].message == "A must be at least 1; got 0.");
+  CHECK(copy.size() == 3);
+
+  elicit::violation_list moved = elicit::violation_list(copy);
+  const elicit::violation_list target = std::move(moved);
+  CHECK(target == copy);
+  CHECK(target[2].message.size() == 300);
+
+  elicit::violation_list assigned;
+  assigned = copy;
+  CHECK(assigned == copy);
+  CHECK_FALSE(assigned == elicit::violation_list());
+}
+
+TEST_CASE("a violation list keeps up to its limit, counts the rest and sums them up once") {
+  elicit::violation_list list(2);
+  for (int i = 0; i < 5; ++i) list.push_back(elicit::violation{"/n", "minimum", "N is too small."});
+  list.omit();
+  CHECK(list.full());
+  CHECK(list.size() == 2);
+  CHECK(list.total() == 6);
+  list.summarize();
+  list.summarize();
+  REQUIRE(list.size() == 3);
+  CHECK(list[2].keyword == "maxViolations");
+  CHECK(list[2].pointer.empty());
+  CHECK(list[2].message == "4 more violations were not listed.");
+  CHECK(fmt::format("{}", list[2]) == "(answer): 4 more violations were not listed. (maxViolations)");
+  CHECK(fmt::format("{}", list) ==
+        "/n: N is too small. (minimum); /n: N is too small. (minimum); "
+        "(answer): 4 more violations were not listed. (maxViolations)");
+}
+
+TEST_CASE("a decoded answer's violations read the same as views, owned copies and printed") {
+  const auto r = elicit::decode<shipping::DeliveryAddress>(invalid_address);
+  const elicit::violation_list& list = r.violations();
+  REQUIRE(list.size() == 3);
+  const std::vector<elicit::violation> owned = list.items();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    CHECK(list[i] == elicit::violation_view(owned[i]));
+    CHECK(fmt::format("{}", list[i]) == fmt::format("{}", owned[i]));
+  }
+  CHECK(list[1].pointer == "/postcode");
+  CHECK(list[1].keyword == "maxLength");
+  CHECK(list[2].pointer == "/country_code");
+  CHECK(list[2].keyword == "enum");
+}
