@@ -121,3 +121,24 @@ TEST_CASE("a decoded answer's violations read the same as views, owned copies an
   CHECK(list[2].pointer == "/country_code");
   CHECK(list[2].keyword == "enum");
 }
+
+TEST_CASE("a violation's JSON Pointer escapes a wire name's ~ and / wherever they fall") {
+  // Every length around the eight-byte steps of the check, the special byte at each place.
+  for (std::size_t n = 1; n <= 20; ++n) {
+    for (std::size_t at = 0; at < n; ++at) {
+      for (const char special : {'~', '/'}) {
+        std::string name(n, 'a');
+        name[at] = special;
+        CHECK(elicit::detail::needs_escaping(name));
+        std::string_view plain(name);
+        CHECK_FALSE(elicit::detail::needs_escaping(plain.substr(0, at)));
+        CHECK_FALSE(elicit::detail::needs_escaping(plain.substr(at + 1)));
+      }
+    }
+  }
+  using odd = elicit::single<"size/weight~kg", int, elicit::range<1, 5>>;
+  const auto r = elicit::decode<odd>(R"({"action":"accept","content":{"size/weight~kg":9}})");
+  REQUIRE(r.violations().size() == 1);
+  CHECK(r.violations()[0].pointer == "/size~1weight~0kg");
+  CHECK(r.violations()[0].keyword == "maximum");
+}
