@@ -142,3 +142,18 @@ TEST_CASE("a violation's JSON Pointer escapes a wire name's ~ and / wherever the
   CHECK(r.violations()[0].pointer == "/size~1weight~0kg");
   CHECK(r.violations()[0].keyword == "maximum");
 }
+
+TEST_CASE("a violation list grows past the room it made first, keeping every violation whole") {
+  elicit::violation_list list(elicit::violation_list::unlimited, 2);
+  std::vector<elicit::violation> added;
+  for (int i = 0; i < 50; ++i) {
+    added.push_back({"/items/" + std::to_string(i), i % 2 == 0 ? "enum" : "maxLength",
+                     std::string(static_cast<std::size_t>(i * 7), static_cast<char>('a' + i % 26))});
+    list.push_back(added.back());
+  }
+  REQUIRE(list.size() == 50);
+  CHECK(list.items() == added);
+  const elicit::violation_list copy = list;
+  CHECK(copy.items() == added);
+  CHECK(copy[49].message.size() == 343);
+}

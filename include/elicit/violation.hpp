@@ -4,7 +4,7 @@
 //     log("{}", v);   // "/postcode: Postcode must be at most 8 characters long; got 9. (maxLength)"
 //
 // A violation_list keeps the text of all its violations in one buffer and hands out
-// violation_views into it (an invalid answer costs two allocations, not three strings per
+// violation_views into it (an invalid answer costs one allocation, not three strings per
 // broken rule). A view is valid while its list lives unchanged; to keep one longer, convert
 // it to an owning elicit::violation:
 //
@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <iterator>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,7 +26,7 @@
 namespace elicit {
 
 namespace detail {
-struct reporter;
+class violation_sink;
 }
 
 // A violation that owns its text.
@@ -60,7 +62,8 @@ struct violation_view {
 // summarize() then adds one violation that says how many more there were. So an answer of a
 // million wrong items costs a bounded list and a bounded error, not a million messages.
 class violation_list {
-  // Where one violation's text lies in text_: pointer, keyword and message, one after another.
+  // Where one violation's text lies in the list's text: pointer, keyword and message, one
+  // after another.
   struct entry {
     std::size_t pointer, keyword, message, end;
   };
@@ -116,91 +119,188 @@ class violation_list {
   explicit violation_list(const std::vector<violation>& items) {
     for (const violation& v : items) push_back(v);
   }
+  violation_list(const violation_list& other)
+      : limit_(other.limit_), expected_(other.expected_), total_(other.total_), summarized_(other.summarized_) {
+    if (other.count_ == 0) return;
+    make_block(other.count_, other.text_size_);
+    std::memcpy(block_.get(), other.block_.get(), other.count_ * sizeof(entry));
+    std::memcpy(text(), other.text(), other.text_size_);
+    count_ = other.count_;
+    text_size_ = other.text_size_;
+  }
+  violation_list(violation_list&& other) noexcept { swap(other); }
+  violation_list& operator=(violation_list other) noexcept {
+    swap(other);
+    return *this;
+  }
+  ~violation_list() = default;
 
   [[nodiscard]] const_iterator begin() const noexcept { return {this, 0}; }
-  [[nodiscard]] const_iterator end() const noexcept { return {this, static_cast<std::ptrdiff_t>(entries_.size())}; }
+  [[nodiscard]] const_iterator end() const noexcept { return {this, static_cast<std::ptrdiff_t>(count_)}; }
   // How many are listed (with the summary, when there is one).
-  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
-  [[nodiscard]] bool empty() const noexcept { return entries_.empty(); }
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
   // How many were reported, listed or not (the summary not counted).
   [[nodiscard]] std::size_t total() const noexcept { return total_; }
   // True when the next one reported will be counted but not kept.
   [[nodiscard]] bool full() const noexcept { return listed() >= limit_; }
   // The i-th; throws std::out_of_range past the end. A view: valid while the list lives unchanged.
   [[nodiscard]] violation_view operator[](std::size_t i) const {
-    if (i >= entries_.size()) throw std::out_of_range("elicit::violation_list: no violation at this index");
+    if (i >= count_) throw std::out_of_range("elicit::violation_list: no violation at this index");
     return view(static_cast<std::ptrdiff_t>(i));
   }
   // Copies that own their text.
   [[nodiscard]] std::vector<violation> items() const { return {begin(), end()}; }
 
   // Adds one (its text copied into the list's), or past the limit counts it.
-  void push_back(violation_view v) {
-    ++total_;
-    if (listed() >= limit_) return;
-    append(v.pointer, v.keyword, v.message);
-  }
+  void push_back(violation_view v);
   // Counts one violation beyond the limit without building it.
   void omit() noexcept { ++total_; }
   // Adds, once, the violation that says how many were not listed (keyword "maxViolations").
-  void summarize() {
-    if (summarized_ || total_ == listed()) return;
-    const std::size_t more = total_ - listed();
-    append(
-        "", "maxViolations",
-        std::to_string(more) + (more == 1 ? " more violation was not listed." : " more violations were not listed."));
-    summarized_ = true;
-  }
+  void summarize();
 
   friend bool operator==(const violation_list& a, const violation_list& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());
   }
 
  private:
-  [[nodiscard]] std::size_t listed() const noexcept { return entries_.size() - (summarized_ ? 1 : 0); }
+  friend class detail::violation_sink;
+
+  [[nodiscard]] std::size_t listed() const noexcept { return count_ - (summarized_ ? 1 : 0); }
+  [[nodiscard]] const entry* entries() const noexcept { return reinterpret_cast<const entry*>(block_.get()); }
+  [[nodiscard]] char* text() const noexcept { return block_.get() + entry_room_ * sizeof(entry); }
   [[nodiscard]] violation_view view(std::ptrdiff_t i) const {
-    const entry& e = entries_[static_cast<std::size_t>(i)];
-    const std::string_view text = text_;
-    return {text.substr(e.pointer, e.keyword - e.pointer), text.substr(e.keyword, e.message - e.keyword),
-            text.substr(e.message, e.end - e.message)};
+    const entry& e = entries()[i];
+    const std::string_view all(text(), text_size_);
+    return {all.substr(e.pointer, e.keyword - e.pointer), all.substr(e.keyword, e.message - e.keyword),
+            all.substr(e.message, e.end - e.message)};
   }
-  void append(std::string_view pointer, std::string_view keyword, std::string_view message) {
-    make_room();
-    entry e{};
-    e.pointer = text_.size();
-    text_ += pointer;
-    e.keyword = text_.size();
-    text_ += keyword;
-    e.message = text_.size();
-    text_ += message;
-    e.end = text_.size();
-    entries_.push_back(e);
+  // A block of room for `entries` entries and then `text` bytes, what there is copied into it.
+  // (new char[] makes storage in which the trivially copyable entries begin to exist.)
+  void make_block(std::size_t entries, std::size_t text_bytes) {
+    std::unique_ptr<char[]> block(new char[entries * sizeof(entry) + text_bytes]);
+    if (count_ != 0) std::memcpy(block.get(), block_.get(), count_ * sizeof(entry));
+    if (text_size_ != 0) std::memcpy(block.get() + entries * sizeof(entry), text(), text_size_);
+    block_ = std::move(block);
+    entry_room_ = entries;
+    text_room_ = text_bytes;
   }
-  // The same, from one text that holds the pointer, the keyword and the message one after
-  // another: one copy (how detail::reporter files what it wrote).
-  friend struct detail::reporter;
-  void push_back_written(std::string_view written, std::size_t pointer_size, std::size_t keyword_size) {
-    ++total_;
-    if (listed() >= limit_) return;
-    make_room();
-    const std::size_t at = text_.size();
-    text_ += written;
-    entries_.push_back({at, at + pointer_size, at + pointer_size + keyword_size, text_.size()});
+  // Room for one more entry: at the first, for as many as expected (+ 1: the summary), with
+  // about 96 bytes of text each (a pointer, a keyword, a sentence); then twice as many.
+  void room_for_entry() {
+    if (count_ < entry_room_) return;
+    if (entry_room_ == 0) {
+      const std::size_t room = std::min(expected_, limit_) + 1;
+      return make_block(room, room * 96);
+    }
+    make_block(2 * entry_room_, text_room_);
   }
-  void make_room() {
-    if (entries_.capacity() != 0) return;
-    const std::size_t room = std::min(expected_, limit_) + 1;  // + 1: the summary
-    entries_.reserve(room);
-    text_.reserve(room * 96);  // a pointer, a keyword and a sentence of about 80 bytes each
+  void room_for_text(std::size_t more) {
+    if (more > text_room_ - text_size_) make_block(entry_room_, 2 * (text_size_ + more));
+  }
+  void swap(violation_list& other) noexcept {
+    std::swap(block_, other.block_);
+    std::swap(count_, other.count_);
+    std::swap(entry_room_, other.entry_room_);
+    std::swap(text_size_, other.text_size_);
+    std::swap(text_room_, other.text_room_);
+    std::swap(limit_, other.limit_);
+    std::swap(expected_, other.expected_);
+    std::swap(total_, other.total_);
+    std::swap(summarized_, other.summarized_);
   }
 
-  std::vector<entry> entries_;
-  std::string text_;
+  // One block: room for entry_room_ entries, then for text_room_ bytes of text. Made at the
+  // first violation (a valid answer allocates nothing for its list), grown by copying.
+  std::unique_ptr<char[]> block_;
+  std::size_t count_ = 0;
+  std::size_t entry_room_ = 0;
+  std::size_t text_size_ = 0;
+  std::size_t text_room_ = 0;
   std::size_t limit_ = unlimited;
   std::size_t expected_ = 4;
   std::size_t total_ = 0;
   bool summarized_ = false;
 };
+
+namespace detail {
+// Writes one violation straight into a list's text, then lists it: the pointer's parts, end
+// of pointer, the keyword, end of keyword, the message's parts, done. What a detail::reporter
+// and push_back write through (a message sink, as detail/message.hpp's writers take).
+class violation_sink {
+ public:
+  // For a list that is not full.
+  explicit violation_sink(violation_list& list) : list_(list) {
+    list_.room_for_entry();
+    start_ = list_.text_size_;
+    at_text();
+  }
+  violation_sink(const violation_sink&) = delete;
+  violation_sink& operator=(const violation_sink&) = delete;
+
+  // Inlined, and writing through pointers of its own: a message is a dozen small puts.
+  [[gnu::always_inline]] void put(char c) {
+    if (next_ == end_) grow(1);
+    *next_++ = c;
+  }
+  [[gnu::always_inline]] void put(std::string_view t) {
+    if (t.size() > static_cast<std::size_t>(end_ - next_)) grow(t.size());
+    std::memcpy(next_, t.data(), t.size());
+    next_ += t.size();
+  }
+  // The end of the pointer, then of the keyword.
+  void end_pointer() noexcept { keyword_ = written(); }
+  void end_keyword() noexcept { message_ = written(); }
+  void done() noexcept {
+    list_.text_size_ = written();
+    auto* entries = reinterpret_cast<violation_list::entry*>(list_.block_.get());
+    entries[list_.count_++] = {start_, keyword_, message_, list_.text_size_};
+    ++list_.total_;
+  }
+
+ private:
+  [[nodiscard]] std::size_t written() const noexcept { return static_cast<std::size_t>(next_ - list_.text()); }
+  void at_text() noexcept {
+    next_ = list_.text() + list_.text_size_;
+    end_ = list_.text() + list_.text_room_;
+  }
+  void grow(std::size_t more) {
+    list_.text_size_ = written();
+    list_.room_for_text(more);
+    at_text();
+  }
+
+  violation_list& list_;
+  std::size_t start_ = 0, keyword_ = 0, message_ = 0;
+  char* next_ = nullptr;
+  char* end_ = nullptr;
+};
+}  // namespace detail
+
+inline void violation_list::push_back(violation_view v) {
+  if (full()) return omit();
+  detail::violation_sink out(*this);
+  out.put(v.pointer);
+  out.end_pointer();
+  out.put(v.keyword);
+  out.end_keyword();
+  out.put(v.message);
+  out.done();
+}
+
+inline void violation_list::summarize() {
+  if (summarized_ || total_ == listed()) return;
+  const std::size_t more = total_ - listed();
+  detail::violation_sink out(*this);
+  out.end_pointer();
+  out.put("maxViolations");
+  out.end_keyword();
+  out.put(std::to_string(more));
+  out.put(more == 1 ? " more violation was not listed." : " more violations were not listed.");
+  out.done();
+  --total_;  // the summary is listed, not counted
+  summarized_ = true;
+}
 
 }  // namespace elicit
 

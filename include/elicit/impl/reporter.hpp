@@ -28,23 +28,24 @@ struct reporter {
 
   static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
 
-  // Files a violation whose message is the parts (detail::message's): its pointer, keyword
-  // and message are written one after another on the stack, then copied into the list once.
+  // Files a violation whose message is the parts (detail::message's), written straight into
+  // the list's text.
   template <class... Parts>
   void operator()(std::string_view keyword, const Parts&... parts) const {
     if (out.full()) return out.omit();
-    scratch_sink text;
+    violation_sink text(out);
     write_pointer(text);
-    const std::size_t pointer_size = text.text().size();
+    text.end_pointer();
     text.put(keyword);
+    text.end_keyword();
     (write_part(text, parts), ...);
-    out.push_back_written(text.text(), pointer_size, keyword.size());
+    text.done();
   }
   [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index}; }
 
  private:
   // "/field", or "/field/3" for an item.
-  void write_pointer(scratch_sink& pointer) const {
+  void write_pointer(violation_sink& pointer) const {
     pointer.put('/');
     write_pointer_token(pointer, field);
     if (item != no_item) {
