@@ -10,6 +10,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -63,10 +64,15 @@ TEST_CASE("a violation converted to elicit::violation owns its text and outlives
   CHECK(all[0] == elicit::violation{"/a", "minimum", "A must be at least 1; got 0."});
   CHECK(all[2].message.size() == 300);
 
-  // Decoded and kept past the response (a temporary here).
-  const elicit::violation first = elicit::decode<shipping::DeliveryAddress>(invalid_address).violations()[0];
+  // Decoded and kept past the response (a temporary here): an rvalue list gives owned copies,
+  // so that `auto` does not keep a view of a list that is gone.
+  const auto first = elicit::decode<shipping::DeliveryAddress>(invalid_address).violations()[0];
+  static_assert(std::is_same_v<decltype(first), const elicit::violation>);
   CHECK(first.pointer == "/city");
   CHECK(first.keyword == "required");
+  static_assert(std::is_same_v<decltype(three()[0]), elicit::violation>);
+  const elicit::violation_list held = three();
+  static_assert(std::is_same_v<decltype(held[0]), elicit::violation_view>);
 }
 
 TEST_CASE("a copied or moved violation list views its own text") {
@@ -156,4 +162,37 @@ TEST_CASE("a violation list grows past the room it made first, keeping every vio
   const elicit::violation_list copy = list;
   CHECK(copy.items() == added);
   CHECK(copy[49].message.size() == 343);
+}
+
+TEST_CASE("a violation list takes a view of its own violations, however often it grows meanwhile") {
+  elicit::violation_list list(elicit::violation_list::unlimited, 1);
+  list.push_back(elicit::violation{"/first", "enum", std::string(90, 'x')});
+  for (int i = 0; i < 40; ++i) list.push_back(list[static_cast<std::size_t>(i)]);
+  REQUIRE(list.size() == 41);
+  for (const elicit::violation_view v : list)
+    CHECK(v == elicit::violation_view("/first", "enum", std::string(90, 'x')));
+}
+
+TEST_CASE("a violation view compares with an owned violation, never views a temporary, and an empty one is added") {
+  static_assert(!std::is_constructible_v<elicit::violation_view, elicit::violation&&>);
+  static_assert(std::is_constructible_v<elicit::violation_view, const elicit::violation&>);
+  const elicit::violation_list list = three();
+  const elicit::violation owned{"/a", "minimum", "A must be at least 1; got 0."};
+  CHECK(list[0] == owned);
+  CHECK(owned == list[0]);
+  CHECK(list[1] != owned);
+  CHECK(std::find(list.begin(), list.end(), owned) == list.begin());
+  CHECK(std::make_reverse_iterator(list.end())->keyword == "json");
+
+  elicit::violation_list empty_parts;
+  empty_parts.push_back(elicit::violation_view{});
+  REQUIRE(empty_parts.size() == 1);
+  CHECK(empty_parts[0] == elicit::violation_view{});
+}
+
+TEST_CASE("a violation list expecting more violations than memory can hold makes a bounded room") {
+  elicit::violation_list list(elicit::violation_list::unlimited, elicit::violation_list::unlimited);
+  list.push_back(elicit::violation{"/a", "minimum", "A must be at least 1; got 0."});
+  REQUIRE(list.size() == 1);
+  CHECK(list[0].keyword == "minimum");
 }

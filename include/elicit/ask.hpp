@@ -85,7 +85,8 @@ class ask_result {
   const Form* operator->() const { return &value(); }
 
   [[nodiscard]] const response<Form>& answer() const noexcept { return answer_; }
-  [[nodiscard]] const violation_list& violations() const noexcept { return answer_.violations(); }
+  [[nodiscard]] const violation_list& violations() const& noexcept { return answer_.violations(); }
+  [[nodiscard]] violation_list violations() && noexcept { return std::move(answer_).violations(); }
   [[nodiscard]] std::size_t attempts() const noexcept { return attempts_; }
   // The client's JSON-RPC error object ({"code":...,"message":...}), when it ended the loop.
   [[nodiscard]] const std::optional<nlohmann::json>& error() const noexcept { return error_; }

@@ -142,7 +142,9 @@ class response {
   }
   const T& operator*() const { return value(); }
   const T* operator->() const { return &value(); }
-  [[nodiscard]] const violation_list& violations() const noexcept { return violations_; }
+  [[nodiscard]] const violation_list& violations() const& noexcept { return violations_; }
+  // Of a response about to go: the list itself, moved out (its views stay valid while it lives).
+  [[nodiscard]] violation_list violations() && noexcept { return std::move(violations_); }
 
  private:
   elicit::action action_;

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -45,16 +46,18 @@ struct violation_view {
   std::string_view message;
 
   violation_view() = default;
-  violation_view(std::string_view p, std::string_view k, std::string_view m) noexcept
+  explicit violation_view(std::string_view p, std::string_view k, std::string_view m) noexcept
       : pointer(p), keyword(k), message(m) {}
   violation_view(const violation& v) noexcept  // implicit: a view of what it is given
       : pointer(v.pointer), keyword(v.keyword), message(v.message) {}
+  violation_view(const violation&&) = delete;  // a view of a temporary would dangle
   // A copy that owns its text.
   operator violation() const {  // implicit: keeping a view is copying it
     return {std::string(pointer), std::string(keyword), std::string(message)};
   }
 
   friend bool operator==(const violation_view&, const violation_view&) = default;
+  friend bool operator==(const violation_view& a, const violation& b) noexcept { return a == violation_view(b); }
 };
 
 // Every violation of one answer, in the order of the form's fields. A list holds at most
@@ -73,17 +76,17 @@ class violation_list {
 
   class const_iterator {
    public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = violation_view;
-    using difference_type = std::ptrdiff_t;
-    using reference = violation_view;
-    using pointer = void;
-
     // What -> reaches: the view, held by value.
     struct arrow {
       violation_view v;
       const violation_view* operator->() const noexcept { return &v; }
     };
+
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = violation_view;
+    using difference_type = std::ptrdiff_t;
+    using reference = violation_view;
+    using pointer = arrow;
 
     const_iterator() = default;
     [[nodiscard]] violation_view operator*() const { return list_->view(at_); }
@@ -145,15 +148,19 @@ class violation_list {
   // True when the next one reported will be counted but not kept.
   [[nodiscard]] bool full() const noexcept { return listed() >= limit_; }
   // The i-th; throws std::out_of_range past the end. A view: valid while the list lives unchanged.
-  [[nodiscard]] violation_view operator[](std::size_t i) const {
+  [[nodiscard]] violation_view operator[](std::size_t i) const& {
     if (i >= count_) throw std::out_of_range("elicit::violation_list: no violation at this index");
     return view(static_cast<std::ptrdiff_t>(i));
   }
+  // Of a list about to go (decode(text).violations()[0]): a copy that owns its text, so that
+  // `auto v = ...` does not keep a view of a list that is gone.
+  [[nodiscard]] violation operator[](std::size_t i) const&& { return static_cast<const violation_list&>(*this)[i]; }
   // Copies that own their text.
   [[nodiscard]] std::vector<violation> items() const { return {begin(), end()}; }
 
-  // Adds one (its text copied into the list's), or past the limit counts it.
-  void push_back(violation_view v);
+  // Adds one (its text copied into the list's), or past the limit counts it. A view converts
+  // to the violation it takes, so list.push_back(list[0]) copies before the list can grow.
+  void push_back(const violation& v);
   // Counts one violation beyond the limit without building it.
   void omit() noexcept { ++total_; }
   // Adds, once, the violation that says how many were not listed (keyword "maxViolations").
@@ -167,20 +174,29 @@ class violation_list {
   friend class detail::violation_sink;
 
   [[nodiscard]] std::size_t listed() const noexcept { return count_ - (summarized_ ? 1 : 0); }
-  [[nodiscard]] const entry* entries() const noexcept { return reinterpret_cast<const entry*>(block_.get()); }
-  [[nodiscard]] char* text() const noexcept { return block_.get() + entry_room_ * sizeof(entry); }
+  [[nodiscard]] const entry* entries() const noexcept {
+    return std::launder(reinterpret_cast<const entry*>(block_.get()));
+  }
+  [[nodiscard]] char* text() const noexcept {
+    return reinterpret_cast<char*>(block_.get() + entry_room_ * sizeof(entry));
+  }
   [[nodiscard]] violation_view view(std::ptrdiff_t i) const {
     const entry& e = entries()[i];
     const std::string_view all(text(), text_size_);
-    return {all.substr(e.pointer, e.keyword - e.pointer), all.substr(e.keyword, e.message - e.keyword),
-            all.substr(e.message, e.end - e.message)};
+    return violation_view(all.substr(e.pointer, e.keyword - e.pointer), all.substr(e.keyword, e.message - e.keyword),
+                          all.substr(e.message, e.end - e.message));
   }
-  // A block of room for `entries` entries and then `text` bytes, what there is copied into it.
-  // (new char[] makes storage in which the trivially copyable entries begin to exist.)
+  // A block of room for `entries` entries and then `text` bytes, what there is copied into it
+  // (memcpy makes the trivially copyable entries exist in the new block). Throws
+  // std::length_error past what a size_t can count.
   void make_block(std::size_t entries, std::size_t text_bytes) {
-    std::unique_ptr<char[]> block(new char[entries * sizeof(entry) + text_bytes]);
+    constexpr std::size_t most = static_cast<std::size_t>(-1);
+    if (entries > most / 4 / sizeof(entry) || text_bytes > most / 4)
+      throw std::length_error("elicit::violation_list: too many violations");
+    std::unique_ptr<std::byte[]> block(new std::byte[entries * sizeof(entry) + text_bytes]);
     if (count_ != 0) std::memcpy(block.get(), block_.get(), count_ * sizeof(entry));
-    if (text_size_ != 0) std::memcpy(block.get() + entries * sizeof(entry), text(), text_size_);
+    if (text_size_ != 0)
+      std::memcpy(reinterpret_cast<char*>(block.get() + entries * sizeof(entry)), text(), text_size_);
     block_ = std::move(block);
     entry_room_ = entries;
     text_room_ = text_bytes;
@@ -190,7 +206,7 @@ class violation_list {
   void room_for_entry() {
     if (count_ < entry_room_) return;
     if (entry_room_ == 0) {
-      const std::size_t room = std::min(expected_, limit_) + 1;
+      const std::size_t room = std::min({expected_, limit_, std::size_t{256}}) + 1;  // more, as they come
       return make_block(room, room * 96);
     }
     make_block(2 * entry_room_, text_room_);
@@ -212,7 +228,7 @@ class violation_list {
 
   // One block: room for entry_room_ entries, then for text_room_ bytes of text. Made at the
   // first violation (a valid answer allocates nothing for its list), grown by copying.
-  std::unique_ptr<char[]> block_;
+  std::unique_ptr<std::byte[]> block_;
   std::size_t count_ = 0;
   std::size_t entry_room_ = 0;
   std::size_t text_size_ = 0;
@@ -245,7 +261,7 @@ class violation_sink {
   }
   [[gnu::always_inline]] void put(std::string_view t) {
     if (t.size() > static_cast<std::size_t>(end_ - next_)) grow(t.size());
-    std::memcpy(next_, t.data(), t.size());
+    if (!t.empty()) std::memcpy(next_, t.data(), t.size());  // an empty view's data may be null
     next_ += t.size();
   }
   // The end of the pointer, then of the keyword.
@@ -253,8 +269,9 @@ class violation_sink {
   void end_keyword() noexcept { message_ = written(); }
   void done() noexcept {
     list_.text_size_ = written();
-    auto* entries = reinterpret_cast<violation_list::entry*>(list_.block_.get());
-    entries[list_.count_++] = {start_, keyword_, message_, list_.text_size_};
+    void* const at = list_.block_.get() + list_.count_ * sizeof(violation_list::entry);
+    ::new (at) violation_list::entry{start_, keyword_, message_, list_.text_size_};
+    ++list_.count_;
     ++list_.total_;
   }
 
@@ -277,7 +294,7 @@ class violation_sink {
 };
 }  // namespace detail
 
-inline void violation_list::push_back(violation_view v) {
+inline void violation_list::push_back(const violation& v) {
   if (full()) return omit();
   detail::violation_sink out(*this);
   out.put(v.pointer);

@@ -1,6 +1,7 @@
-// Violation messages: the parts are written one after another into a buffer on the stack,
-// then copied once, at their exact size, where they stay (a violation list's text, or the
-// std::string message() returns). Nothing is built for a valid answer; an
+// Messages: the parts are written one after another into a sink. message() writes into a
+// buffer on the stack, then copies the text once, at its exact size, into the std::string it
+// returns; a violation's message is written the same way straight into its list's text
+// (detail::violation_sink, violation.hpp). Nothing is built for a valid answer; an
 // invalid one builds a message per broken rule, and this keeps that cost close to what a
 // hand-written check pays for a plainer sentence.
 //
@@ -64,7 +65,7 @@ class scratch_sink {
   }
   [[gnu::always_inline]] void put(std::string_view t) {
     if (t.size() > static_cast<std::size_t>(end_ - next_)) grow(t.size());
-    std::memcpy(next_, t.data(), t.size());
+    if (!t.empty()) std::memcpy(next_, t.data(), t.size());  // an empty view's data may be null
     next_ += t.size();
   }
   [[nodiscard]] std::string_view text() const noexcept { return {begin_, static_cast<std::size_t>(next_ - begin_)}; }
