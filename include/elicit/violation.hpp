@@ -11,6 +11,8 @@
 //   elicit::violation kept = response.violations()[0];
 #pragma once
 
+#include <elicit/detail/buffer_sink.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -243,7 +245,7 @@ namespace detail {
 // Writes one violation straight into a list's text, then lists it: the pointer's parts, end
 // of pointer, the keyword, end of keyword, the message's parts, done. What a detail::reporter
 // and push_back write through (a message sink, as detail/message.hpp's writers take).
-class violation_sink {
+class violation_sink : public buffer_sink<violation_sink> {
  public:
   // For a list that is not full.
   explicit violation_sink(violation_list& list) : list_(list) {
@@ -251,19 +253,7 @@ class violation_sink {
     start_ = list_.text_size_;
     at_text();
   }
-  violation_sink(const violation_sink&) = delete;
-  violation_sink& operator=(const violation_sink&) = delete;
 
-  // Inlined, and writing through pointers of its own: a message is a dozen small puts.
-  [[gnu::always_inline]] void put(char c) {
-    if (next_ == end_) grow(1);
-    *next_++ = c;
-  }
-  [[gnu::always_inline]] void put(std::string_view t) {
-    if (t.size() > static_cast<std::size_t>(end_ - next_)) grow(t.size());
-    if (!t.empty()) std::memcpy(next_, t.data(), t.size());  // an empty view's data may be null
-    next_ += t.size();
-  }
   // The end of the pointer, then of the keyword.
   void end_pointer() noexcept { keyword_ = written(); }
   void end_keyword() noexcept { message_ = written(); }
@@ -281,6 +271,7 @@ class violation_sink {
     next_ = list_.text() + list_.text_size_;
     end_ = list_.text() + list_.text_room_;
   }
+  friend class buffer_sink<violation_sink>;
   void grow(std::size_t more) {
     list_.text_size_ = written();
     list_.room_for_text(more);
@@ -289,8 +280,6 @@ class violation_sink {
 
   violation_list& list_;
   std::size_t start_ = 0, keyword_ = 0, message_ = 0;
-  char* next_ = nullptr;
-  char* end_ = nullptr;
 };
 }  // namespace detail
 

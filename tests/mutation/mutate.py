@@ -165,7 +165,7 @@ MUTATIONS = [
         "violation_summary_lost",
         "violations past the limit are counted and summarised, not dropped",
         "include/elicit/violation.hpp",
-        [("    if (summarized_ || total_ == listed()) return;", "    if (summarized_ || total_ >= listed()) return;")],
+        [("  if (summarized_ || total_ == listed()) return;", "  if (summarized_ || total_ >= listed()) return;")],
         ["test_limits", "test_decode"]),
     Mutation(
         "decline_read_as_cancel",

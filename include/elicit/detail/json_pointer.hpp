@@ -5,22 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <string_view>
 
 namespace elicit::detail {
-
-// Appends `token` to `out`, escaped. A name with neither special character, nearly every name,
-// is appended in one piece.
-inline void append_pointer_token(std::string& out, std::string_view token) {
-  while (true) {
-    const std::size_t special = std::min(token.find('~'), token.find('/'));  // memchr, not a byte loop
-    out.append(token.substr(0, special));
-    if (special == std::string_view::npos) return;
-    out.append(token[special] == '~' ? "~0" : "~1");
-    token.remove_prefix(special + 1);
-  }
-}
 
 // Whether `token` holds "~" or "/", eight bytes at a time (a byte of a word XOR the character
 // is zero exactly where the word holds it; the last word overlaps the one before): names are
@@ -40,7 +27,8 @@ inline bool needs_escaping(std::string_view token) noexcept {
   return special(token.data() + n - 8);
 }
 
-// The same as append_pointer_token, into a message sink (detail/message.hpp).
+// `token` escaped, into a message sink (detail/message.hpp); a name without "~" or "/", nearly
+// every name, in one piece.
 template <class Sink>
 void write_pointer_token(Sink& out, std::string_view token) {
   if (!needs_escaping(token)) return out.put(token);
@@ -51,11 +39,15 @@ void write_pointer_token(Sink& out, std::string_view token) {
   }
 }
 
-// `token`, escaped.
-inline std::string pointer_token(std::string_view token) {
-  std::string out;
-  append_pointer_token(out, token);
-  return out;
-}
+// `token`, escaped, as a message part: message("/", pointer_token(key)).
+struct pointer_token {
+  std::string_view token;
+
+  explicit pointer_token(std::string_view t) noexcept : token(t) {}
+  template <class Sink>
+  void write(Sink& out) const {
+    write_pointer_token(out, token);
+  }
+};
 
 }  // namespace elicit::detail

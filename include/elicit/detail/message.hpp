@@ -8,6 +8,7 @@
 //   message(label_of(s), " must be at least ", *s.minimum, "; got ", v, ".")
 #pragma once
 
+#include <elicit/detail/buffer_sink.hpp>
 #include <elicit/detail/number_text.hpp>
 
 #include <cstddef>
@@ -52,25 +53,17 @@ void write_part(Sink& out, const Part& part) {
 }
 
 // Writes into a buffer on the stack, moving to the heap only if the text outgrows it (a
-// message of more than 256 bytes: a long title, or many choices). Inlined: a message is a
-// dozen small puts, and a call each would cost more than the copy.
-class scratch_sink {
+// message of more than 256 bytes: a long title, or many choices).
+class scratch_sink : public buffer_sink<scratch_sink> {
  public:
-  scratch_sink() = default;
-  scratch_sink(const scratch_sink&) = delete;  // it points into itself
-  scratch_sink& operator=(const scratch_sink&) = delete;
-  [[gnu::always_inline]] void put(char c) {
-    if (next_ == end_) grow(1);
-    *next_++ = c;
-  }
-  [[gnu::always_inline]] void put(std::string_view t) {
-    if (t.size() > static_cast<std::size_t>(end_ - next_)) grow(t.size());
-    if (!t.empty()) std::memcpy(next_, t.data(), t.size());  // an empty view's data may be null
-    next_ += t.size();
+  scratch_sink() {
+    next_ = local_;
+    end_ = local_ + sizeof local_;
   }
   [[nodiscard]] std::string_view text() const noexcept { return {begin_, static_cast<std::size_t>(next_ - begin_)}; }
 
  private:
+  friend class buffer_sink<scratch_sink>;
   void grow(std::size_t more) {
     const auto used = static_cast<std::size_t>(next_ - begin_);
     std::string bigger(2 * (used + more), '\0');
@@ -84,8 +77,6 @@ class scratch_sink {
   char local_[256];  // not initialized: written before it is read
   std::string heap_;
   char* begin_ = local_;
-  char* next_ = local_;
-  char* end_ = local_ + sizeof local_;
 };
 
 template <class... Parts>
