@@ -33,7 +33,7 @@ int main() {
   nlohmann::ordered_json all;
   emit<forms::Plain, forms::Narrow, forms::Optionals, forms::Annotated, forms::SpecString, forms::SpecNumber,
        forms::SpecBoolean, forms::SpecMultipleFields, forms::SpecSingleField, forms::Choices, forms::SpecUntitledSingle,
-       forms::SpecTitledSingle, forms::SpecUntitledMulti, forms::SpecTitledMulti, forms::Legacy,
+       forms::SpecTitledSingle, forms::SpecUntitledMulti, forms::SpecTitledMulti, forms::Legacy, forms::OddKeys,
        shipping::DeliveryAddress, shipping::ShipmentOptions, shipping::Contact>(
       all,
       "Plain, Narrow, Optionals, Annotated, SpecString, SpecNumber, SpecBoolean, SpecMultipleFields, "

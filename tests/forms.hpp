@@ -47,6 +47,14 @@ struct Optionals {
   std::string always;
 };
 
+// Property keys that JSON spells only with escapes: a quote, a backslash, a tab.
+struct OddKeys {
+  field<std::string, elicit::name<"say \"hi\"">> quoted;
+  field<int, elicit::name<"back\\slash">> slashed;
+  field<bool, elicit::name<"tab\there">> tabbed;
+  int plain;
+};
+
 // ---- Annotations ----------------------------------------------------------------------------
 struct Annotated {
   field<std::string, title<"Full name">, description<"As on your passport">, length<1, 80>> name;

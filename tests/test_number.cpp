@@ -82,6 +82,23 @@ TEST_CASE("integers of every width are written exactly") {
   s.put(' ');
   elicit::detail::write_number(s, elicit::detail::number{std::uint64_t{18446744073709551615u}});
   CHECK(s.text == "-9223372036854775808 18446744073709551615");
+  // Two digits at a time: every count of digits, both parities, with zeros inside, against
+  // std::to_chars.
+  std::uint64_t v = 0;
+  for (int digits = 1; digits <= 20; ++digits) {
+    for (const std::uint64_t n : {v, v + 1, v + 9, v * 10 + 9, v * 10 + 10, v * 10 + 99, v * 10 + 100}) {
+      string_sink out;
+      elicit::detail::write_unsigned(out, n);
+      char expected[24];
+      CHECK(out.text == std::string_view(expected, std::to_chars(expected, expected + sizeof expected, n).ptr));
+    }
+    v = v * 10 + 1;
+  }
+  for (std::uint64_t n = 0; n < 1000; ++n) {
+    string_sink out;
+    elicit::detail::write_unsigned(out, n);
+    CHECK(out.text == std::to_string(n));
+  }
 }
 
 TEST_CASE("numbers of different kinds compare exactly") {

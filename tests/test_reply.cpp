@@ -6,6 +6,8 @@
 #include "../samples/forms.hpp"
 #include "forms.hpp"
 
+#include <elicit/detail/same_text.hpp>
+
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -417,4 +419,57 @@ TEST_CASE("decode(text) refuses exactly the texts the parser refuses, on mutated
   // Both kinds, in numbers: a mutation that always broke (or never broke) the text tests little.
   CHECK(refused > 1000);
   CHECK(read > 1000);
+}
+
+TEST_CASE("decode(text) takes keys spelled as the form spells them, and reads any other spelling alike") {
+  // In the form's order, out of it, spelled with escapes, with whitespace about the colon, and
+  // keys that only begin like a field's.
+  for (const std::string text : {
+           R"({"action":"accept","content":{"country_code":"FR","insured_value_gbp":10,"signature_required":true}})",
+           R"({"action":"accept","content":{"signature_required":true,"insured_value_gbp":10,"country_code":"FR"}})",
+           R"({"\u0061ction":"accept","con\u0074ent":{"country_\u0063ode":"FR","insured_value_gbp":10}})",
+           R"({ "action" : "accept" , "content" : { "country_code" :"FR", "insured_value_gbp"	:	7 } })",
+           R"({"action":"accept","content":{"country_code_2":"FR","country_cod":"IE","country_code":"NL"}})",
+           R"({"actions":"decline","action":"accept","contents":{},"content":{"country_code":"GB"}})",
+           R"({"action":"accept","content":{"country_code":"GB","country_code":"XX"}})",
+       }) {
+    same_reading_strict_or_not<shipping::ShipmentOptions>(text);
+  }
+  // A key that JSON spells with escapes is never taken as its bytes: `"say "hi""` is not JSON.
+  static_assert(!elicit::detail::form_spec<forms::OddKeys>[0].plain_wire);
+  static_assert(!elicit::detail::form_spec<forms::OddKeys>[1].plain_wire);
+  static_assert(!elicit::detail::form_spec<forms::OddKeys>[2].plain_wire);
+  static_assert(elicit::detail::form_spec<forms::OddKeys>[3].plain_wire);
+  const std::string odd =
+      R"({"action":"accept","content":{"say \"hi\"":"x","back\\slash":3,"tab\there":true,"plain":1}})";
+  CHECK(same_reading_strict_or_not<forms::OddKeys>(odd) == elicit::outcome::accepted);
+  CHECK(elicit::decode<forms::OddKeys>(odd)->slashed == 3);
+  parses_alike<forms::OddKeys>(R"({"action":"accept","content":{"say "hi"":"x","plain":1}})");
+  parses_alike<forms::OddKeys>("{\"action\":\"accept\",\"content\":{\"tab\there\":true}}");
+  // A key taken, then what must follow it.
+  for (const std::string text :
+       {R"({"action" "accept"})", R"({"action")", R"({"action":)", R"({"action)",
+        R"({"action":"accept","content":{"country_code" "FR"}})", R"({"action":"accept","content":{"country_code")",
+        R"({"action":"accept","content":{"country_code":}})",
+        R"({"action":"accept","content":{"country_code" : "FR"}})"}) {
+    parses_alike<shipping::ShipmentOptions>(text);
+  }
+}
+
+TEST_CASE("keys and choices compare byte for byte at every length, a difference anywhere found") {
+  // same_text compares words that overlap at the end: each length around the word sizes, the
+  // one differing byte at each place, and the texts at their constant-evaluated reading too.
+  for (std::size_t n = 0; n <= 40; ++n) {
+    std::string a(n, ' ');
+    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<char>('a' + i % 26);
+    CHECK(elicit::detail::same_text(a, std::string(a)));
+    CHECK_FALSE(elicit::detail::same_text(a, a + "x"));
+    for (std::size_t at = 0; at < n; ++at) {
+      std::string b = a;
+      b[at] = '#';
+      CHECK_FALSE(elicit::detail::same_text(a, b));
+    }
+  }
+  static_assert(elicit::detail::same_text("country_code", "country_code"));
+  static_assert(!elicit::detail::same_text("country_code", "country_cod3"));
 }

@@ -75,6 +75,21 @@ TEST_CASE("a violation converted to elicit::violation owns its text and outlives
   static_assert(std::is_same_v<decltype(held[0]), elicit::violation_view>);
 }
 
+TEST_CASE("a violation list keeps text of every short length byte for byte") {
+  // The copy of a part is inline up to 16 bytes, in overlapping words: each length around the
+  // word sizes, each byte distinct, with empty parts between them.
+  elicit::violation_list list;
+  std::vector<elicit::violation> kept;
+  for (std::size_t n = 0; n <= 40; ++n) {
+    std::string text(n, ' ');
+    for (std::size_t i = 0; i < n; ++i) text[i] = static_cast<char>('a' + (i + n) % 26);
+    kept.push_back({text, std::string(n % 3, 'k'), text + text});
+    list.push_back(kept.back());
+  }
+  REQUIRE(list.size() == kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) CHECK(list[i] == kept[i]);
+}
+
 TEST_CASE("a copied or moved violation list views its own text") {
   elicit::violation_list original = three();
   const elicit::violation_list copy = original;

@@ -16,6 +16,7 @@
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/maybe_value.hpp>
 #include <elicit/detail/reflection.hpp>
+#include <elicit/detail/same_text.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/impl/describe.hpp>
 #include <elicit/impl/read_value.hpp>
@@ -269,9 +270,9 @@ inline verdict judge_action(const reply& r) {
                                       R"(The result has no action: it must be "accept", "decline" or "cancel".)"}};
   const bool named = r.action.is(json_kind::string);
   const std::string_view said = r.action.text();
-  if (named && said == "decline") return {action::decline, std::nullopt};
-  if (named && said == "cancel") return {action::cancel, std::nullopt};
-  if (named && said == "accept") return {action::accept, std::nullopt};
+  if (named && same_text(said, "decline")) return {action::decline, std::nullopt};
+  if (named && same_text(said, "cancel")) return {action::cancel, std::nullopt};
+  if (named && same_text(said, "accept")) return {action::accept, std::nullopt};
   return {action::cancel,
           violation{"/action", "enum",
                     message(R"(The action must be "accept", "decline" or "cancel"; got )", described{r.action}, ".")}};

@@ -266,10 +266,12 @@ class violation_sink : public buffer_sink<violation_sink> {
   }
 
  private:
-  [[nodiscard]] std::size_t written() const noexcept { return static_cast<std::size_t>(next_ - list_.text()); }
+  [[nodiscard]] std::size_t written() const noexcept { return static_cast<std::size_t>(next_ - text_); }
+  // The list's text begins past its entries' room: found once per block, kept here.
   void at_text() noexcept {
-    next_ = list_.text() + list_.text_size_;
-    end_ = list_.text() + list_.text_room_;
+    text_ = list_.text();
+    next_ = text_ + list_.text_size_;
+    end_ = text_ + list_.text_room_;
   }
   friend class buffer_sink<violation_sink>;
   void grow(std::size_t more) {
@@ -279,6 +281,7 @@ class violation_sink : public buffer_sink<violation_sink> {
   }
 
   violation_list& list_;
+  char* text_ = nullptr;
   std::size_t start_ = 0, keyword_ = 0, message_ = 0;
 };
 }  // namespace detail

@@ -29,6 +29,14 @@ struct text_buffer {
   [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars, N}; }
 };
 
+// True when `text` reads in a JSON string as it is: no quote, backslash or control character,
+// the bytes write_string escapes.
+constexpr bool plain_in_json(std::string_view text) noexcept {
+  for (const char c : text)
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
+  return true;
+}
+
 // A JSON string literal: quotes, backslashes and control characters escaped; the rest (valid
 // UTF-8, checked by the rules) kept as it is.
 template <class Sink>

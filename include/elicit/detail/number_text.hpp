@@ -14,14 +14,28 @@
 
 namespace elicit::detail {
 
+// "00" to "99": an integer is written two digits per division.
+inline constexpr char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 template <class Sink>
 constexpr void write_unsigned(Sink& out, std::uint64_t v) {
   char digits[20]{};  // written from the end, then put at once
   std::size_t first = sizeof digits;
-  do {
-    digits[--first] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
+  while (v >= 100) {
+    const auto pair = static_cast<std::size_t>(v % 100) * 2;
+    v /= 100;
+    digits[--first] = digit_pairs[pair + 1];
+    digits[--first] = digit_pairs[pair];
+  }
+  if (v >= 10) {
+    digits[--first] = digit_pairs[v * 2 + 1];
+    digits[--first] = digit_pairs[v * 2];
+  } else {
+    digits[--first] = static_cast<char>('0' + v);
+  }
   out.put(std::string_view(digits + first, sizeof digits - first));
 }
 

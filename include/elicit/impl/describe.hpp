@@ -2,6 +2,7 @@
 #pragma once
 
 #include <elicit/detail/indices.hpp>
+#include <elicit/detail/json_text.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/field.hpp>
 #include <elicit/impl/field_spec.hpp>
@@ -92,6 +93,7 @@ constexpr field_spec describe_member() {
   }
   if constexpr (requires { traits::runtime_options; }) s.runtime_options = true;
   parts::apply(s);
+  s.plain_wire = plain_in_json(s.wire);
   if constexpr (traits::known) {
     if (!s.minimum) s.minimum = traits::lowest;
     if (!s.maximum) s.maximum = traits::highest;

@@ -95,6 +95,7 @@ class bound {
 struct field_spec {
   std::string_view member{};  // the C++ member's name
   std::string_view wire{};    // the property key
+  bool plain_wire = false;    // the key reads in JSON as it is, unescaped (set by describe_member)
   value_type type = value_type::string;
   format fmt = format::none;
   std::string_view title{};

@@ -77,7 +77,6 @@ class text_reply {
       : scan_(text, max_depth), specs_(specs), strict_(strict) {
     if (specs.size() > near_fields) far_.resize(specs.size());
     values_ = specs.size() > near_fields ? std::span<text_value>(far_) : std::span(near_.data(), specs.size());
-    clear_content();
   }
   text_reply(const text_reply&) = delete;
   text_reply& operator=(const text_reply&) = delete;
@@ -92,7 +91,9 @@ class text_reply {
   bool read_result();
   bool read_content();
   bool read_field(text_value& out);
+  // At a "content" key: the slots emptied (they are not read before one comes).
   void clear_content() {
+    content_read_ = true;
     content_is_object_ = true;
     for (text_value& v : values_) v = text_value{};
     unknown_.clear();
@@ -114,6 +115,7 @@ class text_reply {
   bool result_is_object_ = false;
   text_value not_object_;          // the result, when it is not an object
   text_value action_;              // kind nothing: absent
+  bool content_read_ = false;      // a "content" key came: the slots hold its fields
   bool content_is_object_ = true;  // an absent content reads as an empty object
   text_value content_;             // the content, when it is not an object
   // In place for most forms and answers, and left unwritten until used (2 KB a decode).
@@ -145,12 +147,19 @@ inline bool text_reply::read_result() {
   if (!scan_.open('{')) return false;
   if (scan_.close_if('}')) return true;
   for (bool more = true; more;) {
-    std::string_view key;
-    if (!scan_.key(key)) return false;
-    if (same_text(key, "action")) {
+    // The two keys it reads, taken as they are mostly spelled; any other spelling, read.
+    bool action = scan_.take_key("action");
+    bool content = !action && scan_.take_key("content");
+    if (!action && !content) {
+      std::string_view key;
+      if (!scan_.key(key)) return false;
+      action = same_text(key, "action");
+      content = same_text(key, "content");
+    }
+    if (action) {
       action_ = text_value{};
       if (!scan_.value(action_)) return false;
-    } else if (same_text(key, "content")) {
+    } else if (content) {
       clear_content();  // a repeated "content": the last one wins
       if (scan_.peek() == '{') {
         if (!read_content()) return false;
@@ -173,11 +182,16 @@ inline bool text_reply::read_content() {
   std::size_t hint = 0;
   for (bool more = true; more;) {
     std::string_view key;
-    if (!scan_.key(key)) return false;
-    const std::size_t i = field_index(specs_, key, hint);
+    std::size_t i = 0;
+    if (hint < specs_.size() && specs_[hint].plain_wire && scan_.take_key(specs_[hint].wire)) {  // the next in order
+      i = hint;
+    } else {
+      if (!scan_.key(key)) return false;
+      i = field_index(specs_, key, hint);
+    }
     if (i < specs_.size()) {
       hint = i + 1;
-      values_[i] = text_value{};  // a repeated field: the last one wins
+      if (values_[i].kind != json_kind::nothing) values_[i] = text_value{};  // a repeated field: the last one wins
       if (!read_field(values_[i])) return false;
     } else {
       if (strict_) unknown_.push_back(key);
@@ -215,7 +229,7 @@ inline reply text_reply::result(std::span<value_view> fields) {
   if (action_.kind != json_kind::nothing) r.action = value_view(action_, items);
   if (!content_is_object_) r.content_not_object = value_view(content_, items);
   for (std::size_t i = 0; i < values_.size(); ++i)
-    fields[i] = values_[i].kind == json_kind::nothing ? value_view() : value_view(values_[i], items);
+    fields[i] = !content_read_ || values_[i].kind == json_kind::nothing ? value_view() : value_view(values_[i], items);
   r.fields = fields;
   std::sort(unknown_.begin(), unknown_.end());  // as the parsed object's map would hold them
   unknown_.erase(std::unique(unknown_.begin(), unknown_.end()), unknown_.end());
