@@ -446,14 +446,23 @@ TEST_CASE("decode(text) takes keys spelled as the form spells them, and reads an
   CHECK(elicit::decode<forms::OddKeys>(odd)->slashed == 3);
   parses_alike<forms::OddKeys>(R"({"action":"accept","content":{"say "hi"":"x","plain":1}})");
   parses_alike<forms::OddKeys>("{\"action\":\"accept\",\"content\":{\"tab\there\":true}}");
-  // A key taken, then what must follow it.
+  // A key that would be taken, then what must follow it: a key with no colon after it is
+  // refused where it always was (not read as if the next string were the key).
   for (const std::string text :
        {R"({"action" "accept"})", R"({"action")", R"({"action":)", R"({"action)",
         R"({"action":"accept","content":{"country_code" "FR"}})", R"({"action":"accept","content":{"country_code")",
         R"({"action":"accept","content":{"country_code":}})",
-        R"({"action":"accept","content":{"country_code" : "FR"}})"}) {
+        R"({"action":"accept","content":{"country_code" : "FR"}})", R"({"action" "content":1})",
+        R"({"action""content":1})", R"({"content""action":"accept"})", R"({"action" "action":"accept"})",
+        R"({"action":"accept","content":{"country_code""country_code":"FR"}})",
+        R"({"action":"accept","content":{"country_code":"FR","insured_value_gbp""x":3}})"}) {
     parses_alike<shipping::ShipmentOptions>(text);
   }
+  CHECK(elicit::decode<shipping::ShipmentOptions>(R"({"action" "content":1})").violations()[0].message ==
+        "The answer is not valid JSON (at byte 11).");
+  CHECK(elicit::decode<shipping::ShipmentOptions>(R"({"action":"accept","content":{"country_code" "FR"}})")
+            .violations()[0]
+            .message == "The answer is not valid JSON (at byte 46).");
 }
 
 TEST_CASE("keys and choices compare byte for byte at every length, a difference anywhere found") {

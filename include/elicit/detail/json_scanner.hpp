@@ -111,9 +111,10 @@ class json_scanner {
   // ---- Values ----
   // A key and its colon; `out` is the key unescaped.
   bool key(std::string_view& out) { return member_key(out, true); }
-  // The key `expected` and its colon, when that key comes next spelled as it is (it must be
-  // plain_in_json: a key spelled with escapes is left to key()): true, taken; false, nothing
-  // but whitespace taken. Most answers name their fields in the form's order, as the schema
+  // The key `expected` and its colon, when both come next and the key is spelled as it is
+  // (it must be plain_in_json: a key spelled with escapes is left to key()): true, taken;
+  // false, nothing but whitespace taken, so that key() reads what is there and refuses it
+  // where it always has. Most answers name their fields in the form's order, as the schema
   // lists them, so one comparison replaces reading the key and looking it up.
   bool take_key(std::string_view expected) noexcept {
     if (peek() != '"') return false;
@@ -121,8 +122,11 @@ class json_scanner {
     if (static_cast<std::size_t>(end_ - at_) < n + 2 || at_[n + 1] != '"' ||
         !same_text(std::string_view(at_ + 1, n), expected))
       return false;
-    at_ += n + 2;
-    return expect(':');
+    const char* colon = at_ + n + 2;
+    while (colon < end_ && is_whitespace(*colon)) ++colon;
+    if (colon == end_ || *colon != ':') return false;
+    at_ = colon + 1;
+    return true;
   }
   // A scalar in full, or a list or object stepped over and told by its kind.
   bool value(text_value& out) {
@@ -145,10 +149,11 @@ class json_scanner {
   }
   // Most calls find no whitespace (answers are mostly sent compact): any byte above the space
   // is told in one comparison, before the four whitespace bytes are told apart.
+  static bool is_whitespace(char c) noexcept {
+    return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+  }
   void skip_whitespace() noexcept {
-    while (at_ < end_ && static_cast<unsigned char>(*at_) <= ' ' &&
-           (*at_ == ' ' || *at_ == '\n' || *at_ == '\r' || *at_ == '\t'))
-      ++at_;
+    while (at_ < end_ && is_whitespace(*at_)) ++at_;
   }
   bool scalar(text_value& out);
   bool literal(std::string_view word) noexcept {

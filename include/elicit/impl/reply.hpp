@@ -93,7 +93,7 @@ class text_reply {
   bool read_field(text_value& out);
   // At a "content" key: the slots emptied (they are not read before one comes).
   void clear_content() {
-    content_read_ = true;
+    content_seen_ = true;
     content_is_object_ = true;
     for (text_value& v : values_) v = text_value{};
     unknown_.clear();
@@ -115,7 +115,7 @@ class text_reply {
   bool result_is_object_ = false;
   text_value not_object_;          // the result, when it is not an object
   text_value action_;              // kind nothing: absent
-  bool content_read_ = false;      // a "content" key came: the slots hold its fields
+  bool content_seen_ = false;      // a "content" key came: the slots hold its fields
   bool content_is_object_ = true;  // an absent content reads as an empty object
   text_value content_;             // the content, when it is not an object
   // In place for most forms and answers, and left unwritten until used (2 KB a decode).
@@ -139,7 +139,8 @@ inline bool text_reply::read() {
   } else if (!scan_.value(not_object_)) {
     return false;
   }
-  return scan_.finish();
+  // A failure the scanner recorded refuses the text, even if a caller read on past it.
+  return scan_.finish() && scan_.failed() == json_scanner::failure::none;
 }
 
 inline bool text_reply::read_result() {
@@ -229,7 +230,7 @@ inline reply text_reply::result(std::span<value_view> fields) {
   if (action_.kind != json_kind::nothing) r.action = value_view(action_, items);
   if (!content_is_object_) r.content_not_object = value_view(content_, items);
   for (std::size_t i = 0; i < values_.size(); ++i)
-    fields[i] = !content_read_ || values_[i].kind == json_kind::nothing ? value_view() : value_view(values_[i], items);
+    fields[i] = !content_seen_ || values_[i].kind == json_kind::nothing ? value_view() : value_view(values_[i], items);
   r.fields = fields;
   std::sort(unknown_.begin(), unknown_.end());  // as the parsed object's map would hold them
   unknown_.erase(std::unique(unknown_.begin(), unknown_.end()), unknown_.end());
