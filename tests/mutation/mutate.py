@@ -93,8 +93,8 @@ MUTATIONS = [
         "enum_member_not_checked",
         "a choice is one of the wire values offered",
         KW,
-        [("    if (s.options[i].wire == wire) return &s.options[i];\n  return nullptr;",
-          "    if (s.options[i].wire == wire) return &s.options[i];\n"
+        [("    if (same_text(s.options[i].wire, wire)) return &s.options[i];\n  return nullptr;",
+          "    if (same_text(s.options[i].wire, wire)) return &s.options[i];\n"
           "  return s.option_count > 0 ? &s.options[0] : nullptr;")],
         ["test_decode", "test_reply"]),
     Mutation(
@@ -108,8 +108,8 @@ MUTATIONS = [
         "default_not_applied",
         "an absent field with a default decodes to its default",
         DECODE,
-        [("          } else if (s.has_default()) {\n            read_value(default_json(s), s, target, at);",
-          "          } else if (s.has_default()) {\n            target = {};")],
+        [("  } else if (s.has_default()) {\n    read_value(default_json(s), s, target, at);",
+          "  } else if (s.has_default()) {\n    target = {};")],
         ["test_decode", "test_enums", "test_protocol"]),
     Mutation(
         "state_header_not_authenticated",
@@ -138,7 +138,7 @@ MUTATIONS = [
         "credential_word_dropped",
         "a field named for a token is refused as a credential",
         "include/elicit/impl/secrets.hpp",
-        [('"secret", "token", "apikey",', '"secret", "apikey",')],
+        [('"secret", "token",      "apikey",', '"secret",      "apikey",')],
         ["test_protocol"],
         ctest=r"^compile_fail\.secret_camel_case_wire_name$"),  # accessToken
     Mutation(
@@ -171,14 +171,29 @@ MUTATIONS = [
         "decline_read_as_cancel",
         "decline and cancel are kept apart",
         DECODE,
-        [('  if (named && said == "decline") return response<Form>(action::decline, std::nullopt, {});',
-          '  if (named && said == "decline") return response<Form>(action::cancel, std::nullopt, {});')],
+        [('  if (named && same_text(said, "decline")) return {action::decline, std::nullopt};',
+          '  if (named && same_text(said, "decline")) return {action::cancel, std::nullopt};')],
         ["test_decode", "test_protocol", "test_reply"]),
     Mutation(
         "text_reader_first_action_wins",
         "decode(text) reads a repeated action as the parser does: the last one wins",
         REPLY,
-        [('    if (key == "action") {', '    if (key == "action" && action_.kind == json_kind::nothing) {')],
+        [('    if (action) {\n      action_ = text_value{};',
+          '    if (action && action_.kind == json_kind::nothing) {\n      action_ = text_value{};')],
+        ["test_reply"]),
+    Mutation(
+        "escaped_key_taken_as_bytes",
+        "a key JSON spells with escapes is read, never taken as its bytes",
+        REPLY,
+        [("if (hint < specs_.size() && specs_[hint].plain_wire && scan_.take_key(specs_[hint].wire)) {",
+          "if (hint < specs_.size() && scan_.take_key(specs_[hint].wire)) {")],
+        ["test_reply"]),
+    Mutation(
+        "key_taken_without_its_colon",
+        "decode(text) refuses a key with no colon after it, as the parser does, at the same byte",
+        SCANNER,
+        [("    if (colon == end_ || *colon != ':') return false;\n    at_ = colon + 1;",
+          "    if (colon == end_ || *colon != ':') {\n      at_ = colon;\n      return false;\n    }\n    at_ = colon + 1;")],
         ["test_reply"]),
     Mutation(
         "lone_low_surrogate_read",
