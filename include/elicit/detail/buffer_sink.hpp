@@ -11,24 +11,26 @@
 
 namespace elicit::detail {
 
+// Copies n bytes, sizeof(Word) <= n <= 2 * sizeof(Word), as two `Word`s that overlap: the
+// first and the last, both read before either is written.
+template <class Word>
+[[gnu::always_inline]] inline void copy_ends(char* to, const char* from, std::size_t n) noexcept {
+  Word head = 0, tail = 0;
+  std::memcpy(&head, from, sizeof head);
+  std::memcpy(&tail, from + n - sizeof tail, sizeof tail);
+  std::memcpy(to, &head, sizeof head);
+  std::memcpy(to + n - sizeof tail, &tail, sizeof tail);
+}
+
 // Copies n bytes, inline when there are at most 16 of them (a message's parts are mostly
 // names, keywords and short values: a call to memcpy for each would cost more than the copy).
-// Two overlapping copies of 8 (or 4) bytes cover any length from 8 to 16 (4 to 8).
 [[gnu::always_inline]] inline void copy_short(char* to, const char* from, std::size_t n) noexcept {
   if (n > 16) {
     std::memcpy(to, from, n);
   } else if (n >= 8) {
-    std::uint64_t head = 0, tail = 0;
-    std::memcpy(&head, from, 8);
-    std::memcpy(&tail, from + n - 8, 8);
-    std::memcpy(to, &head, 8);
-    std::memcpy(to + n - 8, &tail, 8);
+    copy_ends<std::uint64_t>(to, from, n);
   } else if (n >= 4) {
-    std::uint32_t head = 0, tail = 0;
-    std::memcpy(&head, from, 4);
-    std::memcpy(&tail, from + n - 4, 4);
-    std::memcpy(to, &head, 4);
-    std::memcpy(to + n - 4, &tail, 4);
+    copy_ends<std::uint32_t>(to, from, n);
   } else if (n != 0) {  // 1 to 3 bytes; an empty view's data may be null
     to[0] = from[0];
     to[n / 2] = from[n / 2];
