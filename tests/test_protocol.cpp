@@ -62,6 +62,7 @@ TEST_CASE("URL mode: params of both versions, the -32042 error and the completio
   CHECK(error["error"]["data"]["elicitations"][0]["elicitationId"] == id);
   CHECK_THROWS_AS(elicit::url_required_error(1, {{"https://a.example/", "x", ""}}), std::invalid_argument);
   CHECK_THROWS_AS(elicit::url_params({"not a uri", "x", ""}), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::url_required_error(1, {{"javascript:alert(1)", "x", "id"}}), std::invalid_argument);
   CHECK(elicit::elicitation_complete(id) == ordered_json{{"jsonrpc", "2.0"},
                                                          {"method", "notifications/elicitation/complete"},
                                                          {"params", {{"elicitationId", id}}}});
@@ -201,46 +202,86 @@ TEST_CASE("invalid answers become a JSON-RPC -32602 error with the violations in
 
 TEST_CASE("credential-like field names are recognised by their head noun") {
   using elicit::detail::looks_like_credential;
-  for (const char* name : {"password",
-                           "db_password",
-                           "dbPassword",
-                           "passwd",
-                           "secret",
-                           "client_secret",
-                           "token",
-                           "accessToken",
-                           "access_token",
-                           "api_key",
-                           "apiKey",
-                           "APIKey",
-                           "apikey",
-                           "private_key",
-                           "card_number",
-                           "cardNumber",
-                           "cvv",
-                           "cvc",
-                           "otp",
-                           "otp_code",
-                           "pin",
-                           "PIN",
-                           "pin_code",
-                           "ssh-private-key",
-                           "verificationCode",
-                           "passphrase",
-                           "aws_secret_access_key",
-                           "password_confirmation",
-                           "pin_number",
-                           "one_time_code",
-                           "totp",
-                           "mfaCode"}) {
+  for (const char* name :
+       {"password", "db_password", "dbPassword", "passwd", "secret", "client_secret", "token", "accessToken",
+        "access_token", "api_key", "apiKey", "APIKey", "apikey", "private_key", "card_number", "cardNumber", "cvv",
+        "cvc", "otp", "otp_code", "pin", "PIN", "pin_code", "ssh-private-key", "verificationCode", "passphrase",
+        "aws_secret_access_key", "password_confirmation", "pin_number", "one_time_code", "totp", "mfaCode",
+        // the second round: names a review found missing
+        "pwd", "pass", "user_pass", "jwt", "bearer", "authorization", "session_cookie", "credit_card", "card_num",
+        "sms_code", "two_factor_code", "2fa_code", "mfa", "totp_seed", "ssn", "social_security_number", "seed_phrase",
+        "mnemonic", "private_key_pem", "api_key_hex", "signingKey", "recovery_code"}) {
     INFO(name);
     CHECK(looks_like_credential(name));
   }
-  for (const char* name : {"token_count", "password_hint", "secretary", "pinned", "spinner", "tokenizer", "keyboard",
-                           "card_holder", "api_version", "pin_position", "number", "optional", "cvv_hint", "name"}) {
+  for (const char* name : {"token_count", "password_hint", "secretary",   "pinned",         "spinner",
+                           "tokenizer",   "keyboard",      "card_holder", "api_version",    "pin_position",
+                           "number",      "optional",      "cvv_hint",    "name",           "password_pem_hint",
+                           "hex",         "pem",           "passenger",   "passage",        "compass",
+                           "seed",        "random_seed",   "card_type",   "cookie_flavour", "mnemonic_hint",
+                           "jwt_issuer"}) {
     INFO(name);
     CHECK_FALSE(looks_like_credential(name));
   }
   STATIC_REQUIRE(looks_like_credential("db_password"));
   STATIC_REQUIRE_FALSE(looks_like_credential("token_count"));
+}
+
+namespace {
+std::string url_refusal(const elicit::url_elicitation& e) {
+  try {
+    (void)elicit::url_params(e);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("URL mode sends people to web pages only") {
+  for (const char* page : {"https://a.example/connect", "HTTPS://A.example:8443/x?y=1#z", "https://[2001:db8::1]/pay",
+                           "http://localhost:3000/ui", "http://LOCALHOST/", "http://127.0.0.1:8080/",
+                           "http://127.200.3.4/", "http://[::1]:9000/x"}) {
+    CAPTURE(page);
+    CHECK(url_refusal({page, "Go", ""}).empty());
+  }
+  const std::pair<const char*, const char*> refused[] = {
+      {"javascript:alert(document.cookie)", "web pages only"},
+      {"JavaScript:alert(1)", "web pages only"},
+      {"vbscript:msgbox(1)", "web pages only"},
+      {"file:///etc/passwd", "web pages only"},
+      {"data:text/html,<script>alert(1)</script>", "not an absolute URI"},  // < > are no URI characters
+      {"data:text/html;base64,PHNjcmlwdD4=", "web pages only"},
+      {"ms-settings:privacy", "web pages only"},
+      {"https:relative/path", "names no host"},
+      {"https:///path", "names no host"},
+      {"https://:443/", "names no host"},
+      {"https://bank.example@evil.example/login", "user name or password"},
+      {"https://user:pw@a.example/", "user name or password"},
+      {"http://a.example/pay", "plain http is for a loopback host only"},
+      {"http://127.0.0.1.evil.example/", "plain http is for a loopback host only"},
+      {"http://128.0.0.1/", "plain http is for a loopback host only"},
+      {"http://localhost.evil.example/", "plain http is for a loopback host only"},
+      {"not a uri", "not an absolute URI"},
+      {"", "not an absolute URI"},
+  };
+  for (const auto& [url, why] : refused) {
+    CAPTURE(url);
+    CHECK_THAT(url_refusal({url, "Go", ""}), Catch::Contains(why));
+  }
+  // allow_http lifts the loopback rule, and only it.
+  CHECK(url_refusal({"http://a.example/pay", "Go", "", true}).empty());
+  CHECK_THAT(url_refusal({"javascript:alert(1)", "Go", "", true}), Catch::Contains("web pages only"));
+  CHECK_THAT(url_refusal({"http://u@a.example/", "Go", "", true}), Catch::Contains("user name or password"));
+}
+
+TEST_CASE("A refused URL is shown in the error with its control characters escaped, and cut") {
+  const std::string what = url_refusal({"https://a.example/\r\nSet-Cookie: x=1\x1b[31m\"\\\xff", "Go", ""});
+  CHECK(what ==
+        R"(elicit::url_params: not an absolute URI; got "https://a.example/\x0d\x0aSet-Cookie: x=1\x1b[31m\"\\\xff")");
+  CHECK(what.find_first_of("\r\n\x1b") == std::string::npos);
+  const std::string long_url = "javascript:" + std::string(5000, 'a');
+  const std::string cut = url_refusal({long_url, "Go", ""});
+  CHECK(cut.size() < 400);
+  CHECK_THAT(cut, Catch::EndsWith("(the first 200 of 5011 bytes)"));
 }

@@ -21,6 +21,7 @@
 
 #include <elicit/decode.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/detail/web_url.hpp>
 #include <elicit/form.hpp>
 #include <elicit/limits.hpp>
 #include <elicit/schema.hpp>
@@ -88,19 +89,25 @@ template <class Form>
 // the client opens; nothing typed there passes through the client or the model.
 
 struct url_elicitation {
-  std::string url;             // where the user goes: an absolute URI of the server's
+  std::string url;             // where the user goes: an https: page of the server's
   std::string message;         // why, in words for the user
   std::string elicitation_id;  // 2025-11-25 only: the id the completion notification names
+  bool allow_http = false;     // plain http: to any host (a development setup); loopback needs no flag
 };
 
 // new_elicitation_id(), in state.hpp (elicit::state, with OpenSSL): a fresh id, 128 random bits.
 
 // The params of a URL-mode `elicitation/create`. With an elicitation id (2025-11-25):
 // {"mode":"url","elicitationId":...,"url":...,"message":...}; without one, 2026-07-28's shape.
-// Throws std::invalid_argument when the URL is not an absolute URI.
+// The URL must be a web page (detail::web_url_problem): https: with a host, http: only for a
+// loopback host or with allow_http, no user name or password before the host; javascript:,
+// data:, file: and every other scheme are refused. Throws std::invalid_argument otherwise, its
+// text the reason and the URL with control characters escaped.
 template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json url_params(const url_elicitation& e) {
-  if (!detail::is_uri(e.url)) throw std::invalid_argument("elicit::url_params: not an absolute URI: " + e.url);
+  if (const char* problem = detail::web_url_problem(e.url, e.allow_http))
+    throw std::invalid_argument(std::string("elicit::url_params: ") + problem + "; got " +
+                                detail::quoted_for_log(e.url));
   Json params{{"mode", "url"}};
   if (!e.elicitation_id.empty()) params["elicitationId"] = e.elicitation_id;
   params["url"] = e.url;
@@ -115,7 +122,7 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
 
 // JSON-RPC error -32042 (2025-11-25): the request cannot go on until the user completes
 // these URL elicitations. Throws std::invalid_argument for an elicitation without an id or
-// with a URL that is not an absolute URI.
+// with a URL url_params refuses.
 template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json url_required_error(const nlohmann::json& id, const std::vector<url_elicitation>& elicitations,
                                       std::string_view message = "User interaction required") {

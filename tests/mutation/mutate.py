@@ -138,7 +138,7 @@ MUTATIONS = [
         "credential_word_dropped",
         "a field named for a token is refused as a credential",
         "include/elicit/impl/secrets.hpp",
-        [('"secret", "token",      "apikey",', '"secret",      "apikey",')],
+        [('"secret",    "token",      "jwt",', '"secret",    "jwt",')],
         ["test_protocol"],
         ctest=r"^compile_fail\.secret_camel_case_wire_name$"),  # accessToken
     Mutation(

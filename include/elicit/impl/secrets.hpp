@@ -49,27 +49,55 @@ constexpr std::array<std::string_view, N> last_words(std::string_view name) noex
   return words;
 }
 
+// A head noun that is a credential by itself.
 inline constexpr std::string_view credential_words[] = {
-    "password", "passwd", "passphrase", "passcode", "secret", "token",      "apikey",      "cvv",
-    "cvc",      "otp",    "totp",       "hotp",     "pin",    "credential", "credentials",
+    "password",  "passwd",     "pwd",     "pass",   "passphrase",    "passcode",   "passkey",
+    "secret",    "token",      "jwt",     "bearer", "authorization", "apikey",     "secretkey",
+    "accesskey", "privatekey", "privkey", "cvv",    "cvc",           "otp",        "totp",
+    "hotp",      "mfa",        "pin",     "ssn",    "mnemonic",      "credential", "credentials",
 };
+// Two last words that are a credential together, though neither is alone.
 inline constexpr std::array<std::string_view, 2> credential_pairs[] = {
     {"api", "key"},           {"private", "key"},
     {"secret", "key"},        {"access", "key"},
-    {"card", "number"},       {"pin", "code"},
+    {"signing", "key"},       {"encryption", "key"},
+    {"master", "key"},        {"card", "number"},
+    {"card", "num"},          {"card", "no"},
+    {"credit", "card"},       {"debit", "card"},
+    {"security", "number"},  // social_security_number
+    {"pin", "code"},          {"pin", "number"},
     {"otp", "code"},          {"security", "code"},
     {"verification", "code"}, {"auth", "code"},
     {"mfa", "code"},          {"time", "code"},  // one_time_code
-    {"pin", "number"},        {"password", "confirmation"},
+    {"factor", "code"},                          // two_factor_code
+    {"fa", "code"},                              // 2fa_code: digits separate words
+    {"sms", "code"},          {"email", "code"},
+    {"login", "code"},        {"recovery", "code"},
+    {"backup", "code"},       {"totp", "seed"},
+    {"otp", "seed"},          {"mfa", "seed"},
+    {"seed", "phrase"},       {"recovery", "phrase"},
+    {"secret", "phrase"},     {"session", "cookie"},
+    {"auth", "cookie"},       {"password", "confirmation"},
     {"password", "confirm"},
 };
+// A last word that says how a value is written, not what it is: private_key_pem is a private
+// key. The word before it is read as the head noun.
+inline constexpr std::string_view encoding_words[] = {"pem", "der", "b64", "base64", "hex", "encoded", "raw"};
+
+// Whether `a b` (a may be empty) ends a credential's name.
+constexpr bool is_credential_noun(std::string_view a, std::string_view b) noexcept {
+  for (std::string_view w : credential_words)
+    if (equals_lower(b, w)) return true;
+  for (const auto& [first, second] : credential_pairs)
+    if (equals_lower(a, first) && equals_lower(b, second)) return true;
+  return false;
+}
 
 constexpr bool looks_like_credential(std::string_view name) noexcept {
-  const auto words = last_words<2>(name);
-  for (std::string_view w : credential_words)
-    if (equals_lower(words[1], w)) return true;
-  for (const auto& [first, second] : credential_pairs)
-    if (equals_lower(words[0], first) && equals_lower(words[1], second)) return true;
+  const auto words = last_words<3>(name);
+  if (is_credential_noun(words[1], words[2])) return true;
+  for (std::string_view w : encoding_words)
+    if (equals_lower(words[2], w)) return is_credential_noun(words[0], words[1]);
   return false;
 }
 
