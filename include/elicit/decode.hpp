@@ -70,10 +70,16 @@ class bad_answer_access : public std::logic_error {
 // The limits hold on every path: decode(text) checks the text as it reads it, decode(json)
 // and decode_content check the value they are given (elicit::exceeds) before reading it.
 struct decode_options {
-  bool strict = false;                               // report keys the form does not have (additionalProperties)
+  // Report keys the form does not have (additionalProperties) and, in decode(text), keys the
+  // content holds twice (duplicateKey). Not strict: other keys are ignored, and of a repeated
+  // key the last value is read, as JSON.parse and nlohmann::json::parse read it.
+  bool strict = false;
   std::size_t max_bytes = std::size_t{1024} * 1024;  // longer text (or a value that long as text) is refused unread
   std::size_t max_depth = 32;                        // deeper nesting of lists and objects is refused
   std::size_t max_violations = 100;                  // violations listed per answer; then one says how many more
+  // Text fields (std::string) refuse NUL and the Unicode direction controls U+202A to U+202E and
+  // U+2066 to U+2069 (keyword "plainText"; detail/text_policy.hpp says why). False: kept.
+  bool plain_text = true;
 
   [[nodiscard]] json_limits limits() const noexcept { return {max_bytes, max_depth}; }
 };
@@ -197,12 +203,30 @@ inline void report_unknown_keys(const reply& r, violation_list& violations) {
   }
 }
 
+// (strict, decode(text)) A key the content holds more than once: the client and the server
+// may each have read another of its values, so the answer is refused rather than guessed at.
+inline void report_repeated_keys(const reply& r, violation_list& violations) {
+  for (std::string_view key : r.repeated) {
+    if (violations.full()) {
+      violations.omit();
+      continue;
+    }
+    if (!is_utf8(key) || key.size() > max_shown_key)
+      violations.push_back({"", "duplicateKey",
+                            message("A key of ", key.size(), " bytes comes more than once in the answer's content.")});
+    else
+      violations.push_back(
+          {message("/", pointer_token(key)), "duplicateKey",
+           message("\"", key, "\" comes more than once in the answer's content; send each key once.")});
+  }
+}
+
 // Reads one field's value (absent: its default, nothing, or "required") into `target`. A
 // template on the member's type only, shared by every form with a member of that type: what
 // is written per form stays one call per field (compiler memory per form, docs/performance.md).
 template <class T>
-void read_field(value_view value, const field_spec& s, T& target, violation_list& violations) {
-  const reporter at{violations, s.wire};
+void read_field(value_view value, const field_spec& s, T& target, violation_list& violations, bool plain_text) {
+  const reporter at{violations, s.wire, reporter::no_item, plain_text};
   if (value.present()) {
     read_value(value, s, target, at);
   } else if (s.has_default()) {
@@ -226,17 +250,18 @@ inline bool content_readable(const reply& r, violation_list& violations) {
 // folded (not a lambda per field).
 template <class Form, class Specs, std::size_t... I>
 void read_fields(const reply& r, const Specs& specs, Form& form, violation_list& violations,
-                 std::index_sequence<I...>) {
-  (read_field(r.fields[I], specs.at(I), value_of(boost::pfr::get<I>(form)), violations), ...);
+                 [[maybe_unused]] bool plain_text, std::index_sequence<I...>) {
+  (read_field(r.fields[I], specs.at(I), value_of(boost::pfr::get<I>(form)), violations, plain_text), ...);
 }
 
 // Reads the content of an answer into `form`, field by field, reporting every rule it breaks
 // to `violations`.
 template <class Form, class Specs>
-void read_content(const reply& r, const Specs& specs, Form& form, violation_list& violations) {
+void read_content(const reply& r, const Specs& specs, Form& form, violation_list& violations, bool plain_text) {
   if (!content_readable(r, violations)) return;
-  read_fields(r, specs, form, violations, std::make_index_sequence<member_count<Form>>{});
+  read_fields(r, specs, form, violations, plain_text, std::make_index_sequence<member_count<Form>>{});
   report_unknown_keys(r, violations);
+  report_repeated_keys(r, violations);
 }
 
 // The reply whose content is `content` (an object or not); `fields` holds one slot per field.
@@ -280,13 +305,13 @@ inline verdict judge_action(const reply& r) {
 
 // An ElicitResult judged: the action, and for accept the content read into a Form.
 template <class Form, class Specs>
-response<Form> judge(const reply& r, const Specs& specs, std::size_t max_violations) {
+response<Form> judge(const reply& r, const Specs& specs, const decode_options& options) {
   verdict v = judge_action(r);
   if (v.unreadable) return unread<Form>(std::move(*v.unreadable));
   if (v.said != action::accept) return response<Form>(v.said, std::nullopt, {});
   std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
-  violation_list violations(max_violations, member_count<Form>);
-  read_content(r, specs, *form, violations);  // no content reads as an empty object
+  violation_list violations(options.max_violations, member_count<Form>);
+  read_content(r, specs, *form, violations, options.plain_text);  // no content reads as an empty object
   violations.summarize();
   if (!violations.empty()) form.reset();
   return response<Form>(action::accept, std::move(form), std::move(violations));
@@ -302,7 +327,7 @@ decoded<Form> decode_content(const nlohmann::json& content, const Specs& specs, 
   r.fields = fields;
   violation_list violations(options.max_violations, member_count<Form>);
   Form form{};
-  read_content(r, specs, form, violations);
+  read_content(r, specs, form, violations, options.plain_text);
   violations.summarize();
   if (!violations.empty()) return decoded<Form>(std::move(violations));
   return decoded<Form>(std::move(form));
@@ -322,7 +347,7 @@ response<Form> decode_result(const nlohmann::json& result, const Specs& specs, c
     if (const auto c = result.find("content"); c != result.end())
       add_content(r, *c, specs.all(), fields, options.strict, unknown);
   }
-  return judge<Form>(r, specs, options.max_violations);
+  return judge<Form>(r, specs, options);
 }
 
 // Why a text could not be read. The message says where the text stopped being JSON, never
@@ -341,7 +366,7 @@ response<Form> decode_text(std::string_view json_text, const Specs& specs, const
   text_reply reader(json_text, specs.all(), options.strict, options.max_depth);
   if (!reader.read()) return unread<Form>(why_unread(reader.scanner(), options));
   std::array<value_view, member_count<Form>> fields{};
-  return judge<Form>(reader.result(fields), specs, options.max_violations);
+  return judge<Form>(reader.result(fields), specs, options);
 }
 
 // What a decode of a form that does not compile returns: never run, since its diagnostic

@@ -36,7 +36,9 @@ namespace {
 
 template <class Form>
 nlohmann::json judge(const nlohmann::json& content) {
-  const elicit::decoded<Form> d = elicit::decode_content<Form>(content);
+  // The text policy (NUL and direction controls refused) is no JSON Schema rule: off here, so
+  // that the text cases holding a NUL still compare the schema's rules (docs/differential.md).
+  const elicit::decoded<Form> d = elicit::decode_content<Form>(content, {.plain_text = false});
   nlohmann::json keywords = nlohmann::json::array(), pointers = nlohmann::json::array();
   for (const elicit::violation_view v : d.violations()) {
     keywords.push_back(v.keyword);

@@ -6,6 +6,7 @@
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number.hpp>
 #include <elicit/detail/text_formats.hpp>
+#include <elicit/detail/text_policy.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/field.hpp>
 #include <elicit/formats.hpp>
@@ -58,6 +59,21 @@ template <>
 inline constexpr bool is_choice_container<std::vector<choice>> = true;
 template <>
 inline constexpr bool is_choice_container<std::set<choice>> = true;
+
+// A NUL or a direction control in text (detail/text_policy.hpp), reported without the text:
+// repeated into the message, the control would reorder the message itself.
+inline void check_plain_text(const field_spec& s, std::string_view text, const reporter& r) {
+  const std::optional<hidden_control> found = find_hidden_control(text);
+  if (!found) return;
+  if (found->code == 0)
+    return r("plainText", label_of(s), " must not contain a NUL character (U+0000); one is at character ",
+             found->character, ".");
+  constexpr char hex[] = "0123456789ABCDEF";
+  const char code[] = {hex[(found->code >> 12) & 15], hex[(found->code >> 8) & 15], hex[(found->code >> 4) & 15],
+                       hex[found->code & 15], '\0'};
+  r("plainText", label_of(s), " must not contain the invisible direction control U+", code, ", at character ",
+    found->character, ": it changes the order in which the text is shown. Remove it.");
+}
 
 // The option `j` names, or nothing (reported) when it names none of the field's options.
 inline const enum_entry* read_option(value_view j, const field_spec& s, const reporter& r) {
@@ -134,6 +150,8 @@ void read_value(value_view j, const field_spec& s, V& out, const reporter& r) {
     const std::size_t length = code_points(text);
     if (length == invalid_utf8) return r("type", label_of(s), " is not valid UTF-8 text.");
     const std::size_t before = r.out.total();
+    if constexpr (std::is_same_v<V, std::string>)
+      if (r.plain_text) check_plain_text(s, text, r);
     check_length(s, length, r);
     check_format(s, text, r);
     if (r.out.total() == before) out = V(text);

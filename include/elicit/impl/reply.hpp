@@ -6,8 +6,10 @@
 // and the value of each field of the form, each in a slot of its own, as views into the text.
 // The rest of the document is checked as JSON and bounded in depth but never built, and no map
 // of the content is made. What it keeps is what decode finds in the parsed document, key for
-// key (a repeated key: the last one wins, as in nlohmann::json::parse); tests/test_reply.cpp
-// and the fuzz target compare the two readings.
+// key (a repeated key: the last one wins, as in nlohmann::json::parse and JavaScript's
+// JSON.parse, so that the server reads the value a client's SDK would); tests/test_reply.cpp
+// and the fuzz target compare the two readings. In strict mode the content's repeated keys are
+// also listed, for decode to refuse: only text shows them (a parsed document has lost them).
 #pragma once
 
 #include <elicit/detail/json_scanner.hpp>
@@ -38,11 +40,12 @@ using dependent_t = typename dependent_type<T, X>::type;
 
 // What decode looks at in an ElicitResult. A view that is not present is something absent.
 struct reply {
-  value_view not_object;                      // the result, when it is not an object
-  value_view action;                          // its action
-  value_view content_not_object;              // its content, when that is not an object
-  std::span<const value_view> fields;         // the content's value of each field, in form order
-  std::span<const std::string_view> unknown;  // (strict) the content's other keys, sorted, once each
+  value_view not_object;                       // the result, when it is not an object
+  value_view action;                           // its action
+  value_view content_not_object;               // its content, when that is not an object
+  std::span<const value_view> fields;          // the content's value of each field, in form order
+  std::span<const std::string_view> unknown;   // (strict) the content's other keys, sorted, once each
+  std::span<const std::string_view> repeated;  // (strict, from text) the content's keys that came twice, once each
 };
 
 // The index of the field whose wire name is `key`, or specs.size() when none is. Fields mostly
@@ -97,6 +100,7 @@ class text_reply {
     content_is_object_ = true;
     for (text_value& v : values_) v = text_value{};
     unknown_.clear();
+    repeated_.clear();
   }
   void add_item(const text_value& item) {
     if (items_.empty() && item_count_ < near_items) {
@@ -131,6 +135,7 @@ class text_reply {
   std::vector<text_value> items_;  // all the items, once there are more
   std::uint32_t item_count_ = 0;
   std::vector<std::string_view> unknown_;
+  std::vector<std::string_view> repeated_;
 };
 
 inline bool text_reply::read() {
@@ -192,7 +197,10 @@ inline bool text_reply::read_content() {
     }
     if (i < specs_.size()) {
       hint = i + 1;
-      if (values_[i].kind != json_kind::nothing) values_[i] = text_value{};  // a repeated field: the last one wins
+      if (values_[i].kind != json_kind::nothing) {  // a repeated field: the last one wins
+        values_[i] = text_value{};
+        if (strict_) repeated_.push_back(specs_[i].wire);
+      }
       if (!read_field(values_[i])) return false;
     } else {
       if (strict_) unknown_.push_back(key);
@@ -233,8 +241,13 @@ inline reply text_reply::result(std::span<value_view> fields) {
     fields[i] = !content_seen_ || values_[i].kind == json_kind::nothing ? value_view() : value_view(values_[i], items);
   r.fields = fields;
   std::sort(unknown_.begin(), unknown_.end());  // as the parsed object's map would hold them
+  for (std::size_t i = 1; i < unknown_.size(); ++i)
+    if (unknown_[i] == unknown_[i - 1]) repeated_.push_back(unknown_[i]);
   unknown_.erase(std::unique(unknown_.begin(), unknown_.end()), unknown_.end());
   r.unknown = unknown_;
+  std::sort(repeated_.begin(), repeated_.end());
+  repeated_.erase(std::unique(repeated_.begin(), repeated_.end()), repeated_.end());
+  r.repeated = repeated_;
   return r;
 }
 

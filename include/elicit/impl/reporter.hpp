@@ -25,6 +25,7 @@ struct reporter {
   violation_list& out;
   std::string_view field;
   std::size_t item = no_item;
+  bool plain_text = true;  // decode_options::plain_text: text fields refuse hidden controls
 
   static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
 
@@ -41,7 +42,7 @@ struct reporter {
     (write_part(text, parts), ...);
     text.done();
   }
-  [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index}; }
+  [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index, plain_text}; }
 
  private:
   // "/field", or "/field/3" for an item.
