@@ -6,7 +6,7 @@
 #                       on the sources, and Release), clang++-14
 #                       (Release), and AddressSanitizer + UndefinedBehaviorSanitizer (clang++-14,
 #                       Debug); then runs the four
-#                       fuzzers (decode, limits, input_responses, requestState) for 30 s each
+#                       fuzzers (decode, limits, input_responses, requestState) for 30 s each, then 15 s each from seeds at their length limit
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -119,14 +119,17 @@ test_all() {
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize -LE browser
   # The libFuzzer targets of tests/fuzz (decode<T>(text), decode<T>(json) and decode_content,
   # input_responses, open<State>), under ASan + UBSan, 30 seconds each on the committed corpora:
-  # two minutes in all. --no-tests=error: a fuzz build that registered no test fails.
+  # three minutes in all with the at_limit runs. --no-tests=error: a fuzz build that registered no test fails.
   phase "fuzz: configure"
   cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_FUZZ=ON \
     -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_FUZZ_SECONDS=30
   phase "fuzz: build"
   cmake --build build/fuzz -j "$JOBS" --target fuzz_all
   phase "fuzz: run"
+  rm -f build/fuzz/fuzz-summary.txt
   ctest --test-dir build/fuzz -L fuzz --no-tests=error --output-on-failure -j "$JOBS"
+  phase "fuzz: coverage (cov: edges, ft: features) and the largest input each reached"
+  cat build/fuzz/fuzz-summary.txt
   phase "all test runs passed"
 }
 
