@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -51,6 +52,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace elicit {
@@ -219,15 +222,47 @@ class state_key {
 //   3. retire: once the longest time to live has passed since the switch, every instance
 //              removes the old key (ring.retire("2026-11")); no pending state uses it.
 //
+// Rotation while serving: add, seal_with and retire may be called while other threads seal and
+// open with the ring, and every member may be called from any number of threads at once (only
+// assigning to a ring and destroying it need it to be idle). The ring is an immutable set of
+// keys (the keys, and which of them seals), replaced whole by each change: seal and open each
+// take one snapshot of it and use only that, so a state sealed with a key still in the ring
+// always opens, and once a key was added a seal always finds one that seals. Readers (seal,
+// open, contains, sealing_id, find, copying the ring) take no lock and never wait for each
+// other: a reader counts itself in, copies the key it needs out of the current set and counts
+// itself out (a few dozen instructions; it only starts again if a change swaps the set in that
+// instant). A change builds the new set, swaps it in, and waits until no reader is left in the
+// old one before it wipes the old keys; changes take turns among themselves.
+//
 //   elicit::key_ring ring;
 //   ring.add("2026-11", elicit::state_key::from_text(std::getenv("STATE_SECRET")));  // the first key seals
 class key_ring {
  public:
   static constexpr std::size_t max_id_length = 32;
 
+  // A key of the ring, copied out of it: its id and its 256 bits. Its bytes are wiped when it
+  // goes. A copy stays valid whatever the ring does after; it is what seal and open use.
+  class key {
+   public:
+    [[nodiscard]] std::string_view id() const noexcept { return {id_.data(), id_size_}; }
+    [[nodiscard]] const std::array<unsigned char, 32>& bytes() const noexcept { return bytes_; }
+
+    key(const key&) = default;
+    key& operator=(const key&) = default;
+    ~key() { OPENSSL_cleanse(bytes_.data(), bytes_.size()); }
+
+   private:
+    friend class key_ring;
+    key() = default;
+    std::array<char, max_id_length> id_{};
+    std::size_t id_size_ = 0;
+    std::array<unsigned char, 32> bytes_{};
+  };
+
   // Adds a key derived (HKDF-SHA256) from `secret`, at least 32 bytes and not weak, under `id`
   // (1 to 32 of A-Z a-z 0-9 . _ -). The first key added seals. Throws std::invalid_argument for
-  // a weak or short secret, a malformed id, or an id already in the ring.
+  // a weak or short secret, a malformed id, or an id already in the ring; std::runtime_error
+  // when OpenSSL fails. The ring is unchanged when it throws.
   key_ring& add(std::string id, std::span<const unsigned char> secret) {
     if (id.empty() || id.size() > max_id_length || !std::all_of(id.begin(), id.end(), [](char c) {
           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
@@ -237,59 +272,157 @@ class key_ring {
                                   id.substr(0, 40) + "\"");
     if (const char* weak = detail::weak_secret(secret))
       throw std::invalid_argument(std::string("elicit::key_ring: ") + weak);
-    if (find(id) != nullptr)
+    entry added{id, detail::derive_key(secret, id)};  // outside the lock: HKDF takes a while
+    const std::lock_guard turn(changing_);
+    if (owned_ != nullptr && owned_->index_of(id) != npos)
       throw std::invalid_argument("elicit::key_ring: the key id \"" + id + "\" is already in the ring");
-    keys_.push_back({id, detail::derive_key(secret, id)});
-    if (sealing_.empty()) sealing_ = std::move(id);
+    auto next = std::make_unique<key_set>(owned_ == nullptr ? key_set{} : *owned_);
+    next->keys.push_back(std::move(added));
+    if (next->sealing == npos) next->sealing = 0;
+    publish(std::move(next));
     return *this;
   }
   key_ring& add(std::string id, const state_key& secret) { return add(std::move(id), secret.bytes()); }
 
   // Seals with the key `id` from now on. Throws std::invalid_argument when it is not in the ring.
   key_ring& seal_with(std::string_view id) {
-    if (find(id) == nullptr)
-      throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to seal with"));
-    sealing_ = std::string(id);
+    const std::lock_guard turn(changing_);
+    const std::size_t at = owned_ == nullptr ? npos : owned_->index_of(id);
+    if (at == npos) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to seal with"));
+    if (at == owned_->sealing) return *this;
+    auto next = std::make_unique<key_set>(*owned_);
+    next->sealing = at;
+    publish(std::move(next));
     return *this;
   }
-  // Removes the key `id`: states sealed with it no longer open. Throws std::invalid_argument
-  // when it is the key that seals (switch first) or is not in the ring.
+  // Removes the key `id`: states sealed with it no longer open, and its bytes are wiped once no
+  // seal or open still copies from the set that held it. Throws std::invalid_argument when it
+  // is the key that seals (switch first) or is not in the ring.
   key_ring& retire(std::string_view id) {
-    if (id == sealing_)
+    const std::lock_guard turn(changing_);
+    const std::size_t at = owned_ == nullptr ? npos : owned_->index_of(id);
+    if (at != npos && at == owned_->sealing)
       throw std::invalid_argument(
           detail::message("elicit::key_ring: \"", id, "\" still seals; seal_with another key first"));
-    const auto it = std::find_if(keys_.begin(), keys_.end(), [&](const entry& e) { return e.id == id; });
-    if (it == keys_.end())
-      throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to retire"));
-    OPENSSL_cleanse(it->key.data(), it->key.size());
-    keys_.erase(it);
+    if (at == npos) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to retire"));
+    auto next = std::make_unique<key_set>(*owned_);
+    next->keys.erase(next->keys.begin() + static_cast<std::ptrdiff_t>(at));
+    if (next->sealing > at) --next->sealing;
+    publish(std::move(next));
     return *this;
   }
 
-  [[nodiscard]] bool contains(std::string_view id) const noexcept { return find(id) != nullptr; }
-  // The id of the key that seals; empty while the ring has no key.
-  [[nodiscard]] const std::string& sealing_id() const noexcept { return sealing_; }
-  // The key `id`, or nullptr. For seal and open.
-  [[nodiscard]] const std::array<unsigned char, 32>* find(std::string_view id) const noexcept {
-    for (const entry& e : keys_)
-      if (e.id == id) return &e.key;
-    return nullptr;
+  [[nodiscard]] bool contains(std::string_view id) const noexcept {
+    return read([&](const key_set* set) { return set != nullptr && set->index_of(id) != npos; });
+  }
+  // The id of the key that seals; empty while the ring has no key. Throws only std::bad_alloc.
+  [[nodiscard]] std::string sealing_id() const {
+    const auto sealing = sealing_key();
+    return sealing ? std::string(sealing->id()) : std::string();
+  }
+  // A copy of the key `id`, or nothing. For open.
+  [[nodiscard]] std::optional<key> find(std::string_view id) const noexcept {
+    return read([&](const key_set* set) { return set == nullptr ? std::nullopt : copy_of(*set, set->index_of(id)); });
+  }
+  // A copy of the key that seals, or nothing while the ring has no key: its id and its bytes
+  // from the same snapshot. For seal.
+  [[nodiscard]] std::optional<key> sealing_key() const noexcept {
+    return read([&](const key_set* set) { return set == nullptr ? std::nullopt : copy_of(*set, set->sealing); });
   }
 
   key_ring() = default;
-  key_ring(const key_ring&) = default;
-  key_ring& operator=(const key_ring&) = default;
-  ~key_ring() {
-    for (entry& e : keys_) OPENSSL_cleanse(e.key.data(), e.key.size());
+  // A copy of the ring as it is at one instant, safe while `other` rotates. Throws only
+  // std::bad_alloc.
+  key_ring(const key_ring& other) : owned_(other.snapshot()) { current_.store(owned_.get()); }
+  // Makes this ring a copy of `other` as it is at one instant (`other` may rotate meanwhile).
+  // Throws only std::bad_alloc, and leaves the ring unchanged then.
+  key_ring& operator=(const key_ring& other) {
+    if (this == &other) return *this;
+    auto copy = other.snapshot();
+    const std::lock_guard turn(changing_);
+    publish(std::move(copy));
+    return *this;
   }
+  ~key_ring() = default;  // the set's destructor wipes the keys
 
  private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
   struct entry {
     std::string id;
-    std::array<unsigned char, 32> key;
+    std::array<unsigned char, 32> bytes;
   };
-  std::vector<entry> keys_;
-  std::string sealing_;
+  // One version of the ring. Never changed once published: a change makes the next one.
+  struct key_set {
+    std::vector<entry> keys;
+    std::size_t sealing = npos;  // index in keys of the key that seals
+
+    [[nodiscard]] std::size_t index_of(std::string_view id) const noexcept {
+      for (std::size_t i = 0; i < keys.size(); ++i)
+        if (keys[i].id == id) return i;
+      return npos;
+    }
+    key_set() = default;
+    key_set(const key_set&) = default;
+    key_set& operator=(const key_set&) = delete;
+    ~key_set() {
+      for (entry& e : keys) OPENSSL_cleanse(e.bytes.data(), e.bytes.size());
+    }
+  };
+
+  static std::optional<key> copy_of(const key_set& set, std::size_t at) noexcept {
+    if (at >= set.keys.size()) return std::nullopt;
+    key k;
+    const entry& e = set.keys[at];
+    std::copy(e.id.begin(), e.id.end(), k.id_.begin());  // at most max_id_length, checked by add
+    k.id_size_ = e.id.size();
+    k.bytes_ = e.bytes;
+    return k;
+  }
+
+  // Runs `f` on the current set (nullptr while the ring has no key), counted in as a reader of
+  // it so that no change frees it meanwhile. Readers count themselves in the counter of the
+  // current epoch, then check that the epoch did not move: a change (publish) first swaps the
+  // set, then moves the epoch, then waits for the readers of the epoch before to count out. A
+  // reader that saw the new epoch sees the new set; one that counted in before the epoch moved
+  // is waited for. All four steps are sequentially consistent: the reader's count and the
+  // change's epoch each come before the other's look at them in one order, never both after.
+  template <class F>
+  std::invoke_result_t<F&, const key_set*> read(F&& f) const {
+    for (;;) {
+      const std::uint64_t epoch = epoch_.load();
+      std::atomic<std::uint64_t>& readers = readers_[epoch & 1];
+      readers.fetch_add(1);
+      if (epoch_.load() == epoch) {
+        struct count_out {
+          std::atomic<std::uint64_t>& readers;
+          ~count_out() { readers.fetch_sub(1, std::memory_order_release); }
+        } out{readers};
+        return f(current_.load());
+      }
+      readers.fetch_sub(1, std::memory_order_release);  // a change came in between: again, in its epoch
+    }
+  }
+
+  // A copy of the current set, or nullptr while the ring has no key.
+  [[nodiscard]] std::unique_ptr<key_set> snapshot() const {
+    return read([](const key_set* set) { return set == nullptr ? nullptr : std::make_unique<key_set>(*set); });
+  }
+
+  // Swaps `next` in and frees the set before once no reader is left in it. With changing_ held;
+  // changes are rare and a reader stays a few dozen instructions, so the wait yields.
+  void publish(std::unique_ptr<key_set> next) noexcept {
+    current_.store(next.get());
+    const std::uint64_t before = epoch_.fetch_add(1);
+    while (readers_[before & 1].load() != 0) std::this_thread::yield();
+    owned_ = std::move(next);
+  }
+
+  std::mutex changing_;                           // held by add, seal_with, retire and assignment: one change at a time
+  std::unique_ptr<key_set> owned_;                // the current set, owned; read by changes only, under changing_
+  std::atomic<const key_set*> current_{nullptr};  // the same set, for readers
+  std::atomic<std::uint64_t> epoch_{0};           // moved on by each change, after the swap
+  mutable std::array<std::atomic<std::uint64_t>, 2> readers_{};  // readers in, by the epoch's parity
 };
 
 // What a state is sealed for, checked when it is opened: a state opens only where every part is
@@ -486,8 +619,8 @@ template <class State>
                                std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) {
   using namespace detail;
   static_assert(describable<State>, "elicit: this state type does not compile into a description");
-  const auto* key = ring.find(ring.sealing_id());
-  if (key == nullptr) throw std::logic_error("elicit::seal: the key ring has no key; add one first");
+  const std::optional<key_ring::key> key = ring.sealing_key();  // the id and the key of one snapshot
+  if (!key) throw std::logic_error("elicit::seal: the key ring has no key; add one first");
   const auto json = to_content(state);
   // A state that would not open again (a bound it breaks, text that is not UTF-8) is refused here.
   if (const decoded<State> check = decode_content<State>(
@@ -508,7 +641,7 @@ template <class State>
   std::memcpy(plain.data() + 2 * time_bytes, digests.data(), digests.size());
   std::memcpy(plain.data() + claims_bytes, content.data(), content.size());
 
-  const std::string& id = ring.sealing_id();
+  const std::string_view id = key->id();
   const std::size_t header = 1 + tag_bytes + 1 + id.size();
   std::vector<unsigned char> token(header + nonce_bytes + plain.size() + mac_bytes);
   token[0] = state_version;
@@ -519,7 +652,7 @@ template <class State>
   const auto nonce = random_bytes(nonce_bytes);
   std::memcpy(token.data() + header, nonce.data(), nonce_bytes);
   unsigned char* cipher = token.data() + header + nonce_bytes;
-  if (!aes_gcm(true, *key, nonce, std::span(token.data(), header), plain, cipher, cipher + plain.size()))
+  if (!aes_gcm(true, key->bytes(), nonce, std::span(token.data(), header), plain, cipher, cipher + plain.size()))
     throw std::runtime_error("elicit::seal: OpenSSL AES-256-GCM failed");
   OPENSSL_cleanse(plain.data(), plain.size());
   return base64url_encode(token);
@@ -550,9 +683,8 @@ template <class State>
   if (token->size() < header + nonce_bytes + claims_bytes + mac_bytes)
     return {state_error::truncated, "the request state is too short: it was cut"};
   const std::string_view id(reinterpret_cast<const char*>(token->data() + 2 + tag_bytes), id_size);
-  const auto* key = ring.find(id);
-  if (key == nullptr)
-    return {state_error::unknown_key, "the request state was sealed with a key not in the ring (retired?)"};
+  const std::optional<key_ring::key> key = ring.find(id);
+  if (!key) return {state_error::unknown_key, "the request state was sealed with a key not in the ring (retired?)"};
   if (get_u64(token->data() + 1) != state_type_tag<State>())
     return {state_error::foreign, "the request state was sealed for another kind of state"};
   const std::size_t cipher_size = token->size() - header - nonce_bytes - mac_bytes;
@@ -561,7 +693,7 @@ template <class State>
   std::memcpy(mac.data(), token->data() + token->size() - mac_bytes, mac_bytes);
   const std::span nonce(token->data() + header, nonce_bytes);
   const std::span cipher(token->data() + header + nonce_bytes, cipher_size);
-  if (!aes_gcm(false, *key, nonce, std::span(token->data(), header), cipher, plain.data(), mac.data()))
+  if (!aes_gcm(false, key->bytes(), nonce, std::span(token->data(), header), cipher, plain.data(), mac.data()))
     return {state_error::tampered, "the request state was altered, or sealed with another key under the same id"};
   struct cleanse {
     std::vector<unsigned char>& p;
