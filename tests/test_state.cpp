@@ -137,6 +137,86 @@ TEST_CASE("a state opens within its time, give or take the clock skew", "[state]
   CHECK(elicit::open<OtherState>(forever, ring, here, at(t0 + std::chrono::hours(24 * 365 * 100))));
 }
 
+TEST_CASE("time saturates: any time to live, any clock skew, any now", "[state]") {
+  using std::chrono::seconds;
+  using time_point = std::chrono::system_clock::time_point;
+  const auto ring = ring_of({{"k1", 1}});
+  const auto years = [](int n) { return std::chrono::duration_cast<seconds>(std::chrono::years(n)); };
+
+  // A state of centuries (past 2262, where the clock's nanoseconds end) is single-use under the
+  // guard, however late it is opened again.
+  elicit::memory_replay_guard seen;
+  for (const seconds ttl : {years(300), years(100'000), seconds::max()}) {
+    INFO("time to live " << ttl.count() << " s");
+    const auto token = elicit::seal(OtherState{"x", 1}, ring, here, ttl, t0);
+    CHECK(elicit::open<OtherState>(token, ring, here, at(t0 + years(200))));
+    CHECK(elicit::open<OtherState>(token, ring, here, at(time_point::max())));
+    CHECK(elicit::open<OtherState>(token, ring, here, {.replay = &seen, .now = t0 + 1min}));
+    for (const time_point later : {t0 + 1min, t0 + years(200), time_point::max()})
+      CHECK(elicit::open<OtherState>(token, ring, here, {.replay = &seen, .now = later}).error() ==
+            state_error::replayed);
+  }
+
+  // A skew of any size: it widens both ends, up to all of time (the clock spans 1677 to 2262).
+  const auto token = elicit::seal(OtherState{"y", 2}, ring, here, 10min, t0);
+  for (const time_point now : {time_point::min(), t0 - years(100), t0 + years(100), time_point::max()}) {
+    CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = seconds::max(), .now = now}));
+    CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = years(400), .now = now}));
+  }
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = years(300), .now = time_point::min()}).error() ==
+        state_error::not_yet_valid);
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = years(200), .now = time_point::max()}).error() ==
+        state_error::expired);
+  elicit::memory_replay_guard skewed;
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = seconds::max(), .replay = &skewed, .now = t0}));
+  CHECK(elicit::open<OtherState>(token, ring, here,
+                                 {.clock_skew = seconds::max(), .replay = &skewed, .now = time_point::max()})
+            .error() == state_error::replayed);
+  // A negative skew is none.
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = seconds::min(), .now = t0 + 10min}));
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = seconds::min(), .now = t0 + 10min + 1s}).error() ==
+        state_error::expired);
+
+  // Sealed and opened at the ends of the clock, with lives from none to all.
+  for (const time_point now : {time_point::min(), time_point{}, time_point::max()}) {
+    for (const seconds ttl : {seconds::min(), seconds(-1), seconds(0), seconds(600), seconds::max()}) {
+      INFO("now " << now.time_since_epoch().count() << " ns, time to live " << ttl.count() << " s");
+      const auto sealed = elicit::seal(OtherState{"z", 3}, ring, here, ttl, now);
+      CHECK(elicit::open<OtherState>(sealed, ring, here, at(now)));
+      elicit::memory_replay_guard once;
+      CHECK(elicit::open<OtherState>(sealed, ring, here, {.replay = &once, .now = now}));
+      CHECK(elicit::open<OtherState>(sealed, ring, here, {.replay = &once, .now = now}).error() ==
+            state_error::replayed);
+    }
+  }
+  const auto at_start = elicit::seal(OtherState{"z", 3}, ring, here, 10min, time_point::min());
+  const auto at_end = elicit::seal(OtherState{"z", 3}, ring, here, 10min, time_point::max());
+  CHECK(elicit::open<OtherState>(at_start, ring, here, at(time_point::max())).error() == state_error::expired);
+  CHECK(elicit::open<OtherState>(at_end, ring, here, at(time_point::min())).error() == state_error::not_yet_valid);
+}
+
+TEST_CASE("a state is single-use to the end of its last second", "[state]") {
+  // Times are kept in whole seconds: a state expires when its last second (expiry plus skew)
+  // has passed, not at its start, and the guard must remember it until then.
+  const auto ring = ring_of({{"k1", 1}});
+  const auto token = elicit::seal(Progress{"A", 1, {}}, ring, here, 10min, t0);
+  const auto last_second = t0 + 10min + 30s;
+  elicit::memory_replay_guard seen;
+  CHECK(elicit::open<Progress>(token, ring, here, {.replay = &seen, .now = last_second + 200ms}));
+  CHECK(elicit::open<Progress>(token, ring, here, {.replay = &seen, .now = last_second + 700ms}).error() ==
+        state_error::replayed);
+  CHECK(elicit::open<Progress>(token, ring, here, at(last_second + 999ms)));
+  CHECK(elicit::open<Progress>(token, ring, here, at(last_second + 1s)).error() == state_error::expired);
+  // Before the epoch too: a time is rounded down to its second, never toward zero.
+  const auto before_epoch = std::chrono::system_clock::time_point(-std::chrono::hours(1));
+  const auto old = elicit::seal(Progress{"B", 1, {}}, ring, here, 10min, before_epoch);
+  CHECK(elicit::open<Progress>(old, ring, here, {.clock_skew = 0s, .now = before_epoch + 10min + 999ms}));
+  CHECK(elicit::open<Progress>(old, ring, here, {.clock_skew = 0s, .now = before_epoch + 10min + 1s}).error() ==
+        state_error::expired);
+  CHECK(elicit::open<Progress>(old, ring, here, {.clock_skew = 0s, .now = before_epoch - 1ms}).error() ==
+        state_error::not_yet_valid);
+}
+
 TEST_CASE("the clear header is authenticated: a re-tagged state does not open", "[state]") {
   const auto ring = ring_of({{"k1", 1}, {"k2", 2}});
   const std::string token = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);

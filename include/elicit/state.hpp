@@ -43,6 +43,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -499,8 +500,9 @@ class opened {
 class replay_guard {
  public:
   virtual ~replay_guard() = default;
-  // True the first time `token_id` is seen; false after. The id need not be kept past `forget_after`:
-  // the state no longer opens then anyway.
+  // True the first time `token_id` is seen; false after. The id need not be kept past `forget_after`,
+  // the first instant at which the state no longer opens (time_point::max() for a state that opens
+  // to the end of the clock: keep it for good).
   virtual bool first_use(std::string_view token_id, std::chrono::system_clock::time_point forget_after,
                          std::chrono::system_clock::time_point now) = 0;
 };
@@ -538,8 +540,10 @@ class memory_replay_guard final : public replay_guard {
 };
 
 struct open_options {
-  std::chrono::seconds clock_skew = std::chrono::seconds(30);  // between the instances that seal and open
-  replay_guard* replay = nullptr;                              // set: each state opens once
+  // Between the instances that seal and open: any value, a negative one is none, and up to
+  // seconds::max() it widens both ends of a state's time (saturated, up to all of time).
+  std::chrono::seconds clock_skew = std::chrono::seconds(30);
+  replay_guard* replay = nullptr;  // set: each state opens once
   std::chrono::system_clock::time_point now = std::chrono::system_clock::now();
 };
 
@@ -603,16 +607,44 @@ inline bool aes_gcm(bool encrypt, const std::array<unsigned char, 32>& key, std:
   return !encrypt || EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(mac_bytes), mac) == 1;
 }
 
-inline std::int64_t seconds_of(std::chrono::system_clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+// Times travel in whole seconds since the epoch, rounded down (before the epoch too): a state
+// opens while the second `now` falls in is not past its expiry (plus the skew). The clock's
+// nanoseconds end in 2262 and int64 seconds much later; every sum of times saturates at the end
+// of int64 seconds instead of overflowing, so that a life of centuries, or seconds::max(), lasts
+// to the end of time as the clock counts it and never wraps into the past.
+inline std::int64_t seconds_of(std::chrono::system_clock::time_point t) noexcept {
+  return std::chrono::floor<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+
+inline constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) noexcept {
+  constexpr std::int64_t top = std::numeric_limits<std::int64_t>::max(),
+                         bottom = std::numeric_limits<std::int64_t>::min();
+  if (b > 0 && a > top - b) return top;
+  if (b < 0 && a < bottom - b) return bottom;
+  return a + b;
+}
+
+// The clock's time at the start of second `s`, or the clock's end (its start) when `s` is past
+// it (before it).
+inline std::chrono::system_clock::time_point time_at(std::int64_t s) noexcept {
+  using time_point = std::chrono::system_clock::time_point;
+  // Cut toward zero: the last whole second the clock holds, at either end.
+  constexpr std::int64_t last =
+      std::chrono::duration_cast<std::chrono::seconds>(time_point::max().time_since_epoch()).count();
+  constexpr std::int64_t first =
+      std::chrono::duration_cast<std::chrono::seconds>(time_point::min().time_since_epoch()).count();
+  if (s > last) return time_point::max();
+  if (s < first) return time_point::min();
+  return time_point(std::chrono::seconds(s));
 }
 
 }  // namespace detail
 
 // Seals `state` into an opaque requestState, for the place `binding` names, with the ring's
-// sealing key, valid for `time_to_live` from `now`. Throws std::invalid_argument for a state
-// that breaks its own rules (it would not open again), std::length_error for one of more than
-// 48 KiB of JSON, std::logic_error for a ring with no key, std::runtime_error when OpenSSL fails.
+// sealing key, valid for `time_to_live` from `now` (in whole seconds; a time to live past the
+// end of the clock lasts to its end, a negative one is none: the state opens within the skew). Throws
+// std::invalid_argument for a state that breaks its own rules (it would not open again), std::length_error for one of
+// more than 48 KiB of JSON, std::logic_error for a ring with no key, std::runtime_error when OpenSSL fails.
 template <class State>
 [[nodiscard]] std::string seal(const State& state, const key_ring& ring, const state_binding& binding,
                                std::chrono::seconds time_to_live = std::chrono::minutes(15),
@@ -631,9 +663,9 @@ template <class State>
   const std::string content = json.dump();
   if (content.size() > max_state_bytes)
     throw std::length_error(message("elicit::seal: the state is ", content.size(), " bytes of JSON, more than 48 KiB"));
-  // In seconds, saturated: a time to live of years must not overflow the clock's nanoseconds.
+  // In seconds, saturated (detail::seconds_of): no time to live overflows, a negative one is none.
   const std::int64_t issued = seconds_of(now);
-  const std::int64_t expiry = issued + std::clamp<std::int64_t>(time_to_live.count(), 0, std::int64_t{1} << 40);
+  const std::int64_t expiry = saturating_add(issued, std::max<std::int64_t>(time_to_live.count(), 0));
   std::vector<unsigned char> plain(claims_bytes + content.size());
   put_u64(plain.data(), static_cast<std::uint64_t>(issued));
   put_u64(plain.data() + time_bytes, static_cast<std::uint64_t>(expiry));
@@ -701,10 +733,12 @@ template <class State>
   } cleanse_plain{plain};
   const auto issued = static_cast<std::int64_t>(get_u64(plain.data()));
   const auto expiry = static_cast<std::int64_t>(get_u64(plain.data() + time_bytes));
+  // Saturated (detail::seconds_of): any skew up to seconds::max() widens both ends, up to all of time.
   const std::int64_t now = seconds_of(options.now), skew = std::max<std::int64_t>(options.clock_skew.count(), 0);
-  if (issued > now + skew)
+  const std::int64_t last_second = saturating_add(expiry, skew);
+  if (issued > saturating_add(now, skew))
     return {state_error::not_yet_valid, "the request state was issued in the future (clock skew?)"};
-  if (expiry + skew < now) return {state_error::expired, "the request state has expired"};
+  if (last_second < now) return {state_error::expired, "the request state has expired"};
   const auto want = binding_digests(binding);
   const unsigned char* got = plain.data() + 2 * time_bytes;
   static constexpr std::pair<state_error, const char*> mismatches[] = {
@@ -722,7 +756,8 @@ template <class State>
   if (!value) return {state_error::foreign, "the request state does not hold this kind of state"};
   if (options.replay != nullptr) {
     const std::string token_id = base64url_encode(nonce);
-    const auto forget_after = std::chrono::system_clock::time_point(std::chrono::seconds(expiry + skew));
+    // The first instant it no longer opens: the end of its last second, or the end of the clock.
+    const auto forget_after = time_at(saturating_add(last_second, 1));
     if (!options.replay->first_use(token_id, forget_after, options.now))
       return {state_error::replayed, "the request state was opened before (or the replay store is full)"};
   }
