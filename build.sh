@@ -5,8 +5,9 @@
 #                       with warnings as errors: g++-12 (Debug, then clang-format and clang-tidy
 #                       on the sources, and Release), clang++-14
 #                       (Release), and AddressSanitizer + UndefinedBehaviorSanitizer (clang++-14,
-#                       Debug); then runs the four
-#                       fuzzers (decode, limits, input_responses, requestState) for 30 s each, then 15 s each from seeds at their length limit
+#                       Debug), and key rotation under ThreadSanitizer; then runs the four
+#                       fuzzers (decode, limits, input_responses, requestState) for 30 s each,
+#                       then 15 s each from seeds at their length limit
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -117,6 +118,17 @@ test_all() {
   # The browser test drives Chromium and the Inspector around the stdio sample, which the SDK
   # round trip runs under the sanitizers already: it runs in the gcc build only.
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize -LE browser
+  # Key rotation while other threads seal and open (tests/test_state_concurrency.cpp) under
+  # ThreadSanitizer, which fails it on the first data race: its one small executable, built
+  # alone (20 s on two cores, the run under a second).
+  phase "tsan: configure"
+  cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_WERROR=ON \
+    "-DCMAKE_CXX_FLAGS=-fsanitize=thread -fno-omit-frame-pointer" -DELICIT_BUILD_SAMPLES=OFF \
+    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_HEADER_TESTS=OFF -DELICIT_DOC_TESTS=OFF \
+    -DELICIT_DIFFERENTIAL_TESTS=OFF -DELICIT_PEER_TESTS=OFF
+  phase "tsan: build"
+  cmake --build build/tsan -j "$JOBS" --target state_concurrency
+  TSAN_OPTIONS=halt_on_error=1 run_tests tsan -L tsan
   # The libFuzzer targets of tests/fuzz (decode<T>(text), decode<T>(json) and decode_content,
   # input_responses, open<State>), under ASan + UBSan, 30 seconds each on the committed corpora:
   # three minutes in all with the at_limit runs. --no-tests=error: a fuzz build that registered no test fails.

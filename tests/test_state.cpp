@@ -64,7 +64,7 @@ std::string retag(const std::string& token, std::size_t byte, unsigned char valu
 
 }  // namespace
 
-TEST_CASE("a sealed state opens where it was sealed for, and its contents stay hidden") {
+TEST_CASE("a sealed state opens where it was sealed for, and its contents stay hidden", "[state]") {
   const auto ring = ring_of({{"k1", 1}});
   const Progress state{"A-17", 2, {shipping::Country::FR, shipping::Country::NL}};
   const std::string token = elicit::seal(state, ring, here, 10min, t0);
@@ -82,7 +82,7 @@ TEST_CASE("a sealed state opens where it was sealed for, and its contents stay h
   CHECK_FALSE(opened.error());
 }
 
-TEST_CASE("each binding is checked, and each failure has its own reason") {
+TEST_CASE("each binding is checked, and each failure has its own reason", "[state]") {
   const auto ring = ring_of({{"k1", 1}});
   const std::string token = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);
   const auto error_with = [&](elicit::state_binding b) {
@@ -117,7 +117,7 @@ TEST_CASE("each binding is checked, and each failure has its own reason") {
   CHECK(here.arguments.size() == 64);
 }
 
-TEST_CASE("a state opens within its time, give or take the clock skew") {
+TEST_CASE("a state opens within its time, give or take the clock skew", "[state]") {
   const auto ring = ring_of({{"k1", 1}});
   const std::string token = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);
   CHECK(elicit::open<Progress>(token, ring, here, at(t0 + 10min)));
@@ -137,7 +137,87 @@ TEST_CASE("a state opens within its time, give or take the clock skew") {
   CHECK(elicit::open<OtherState>(forever, ring, here, at(t0 + std::chrono::hours(24 * 365 * 100))));
 }
 
-TEST_CASE("the clear header is authenticated: a re-tagged state does not open") {
+TEST_CASE("time saturates: any time to live, any clock skew, any now", "[state]") {
+  using std::chrono::seconds;
+  using time_point = std::chrono::system_clock::time_point;
+  const auto ring = ring_of({{"k1", 1}});
+  const auto years = [](int n) { return std::chrono::duration_cast<seconds>(std::chrono::years(n)); };
+
+  // A state of centuries (past 2262, where the clock's nanoseconds end) is single-use under the
+  // guard, however late it is opened again.
+  elicit::memory_replay_guard seen;
+  for (const seconds ttl : {years(300), years(100'000), seconds::max()}) {
+    INFO("time to live " << ttl.count() << " s");
+    const auto token = elicit::seal(OtherState{"x", 1}, ring, here, ttl, t0);
+    CHECK(elicit::open<OtherState>(token, ring, here, at(t0 + years(200))));
+    CHECK(elicit::open<OtherState>(token, ring, here, at(time_point::max())));
+    CHECK(elicit::open<OtherState>(token, ring, here, {.replay = &seen, .now = t0 + 1min}));
+    for (const time_point later : {t0 + 1min, t0 + years(200), time_point::max()})
+      CHECK(elicit::open<OtherState>(token, ring, here, {.replay = &seen, .now = later}).error() ==
+            state_error::replayed);
+  }
+
+  // A skew of any size: it widens both ends, up to all of time (the clock spans 1677 to 2262).
+  const auto token = elicit::seal(OtherState{"y", 2}, ring, here, 10min, t0);
+  for (const time_point now : {time_point::min(), t0 - years(100), t0 + years(100), time_point::max()}) {
+    CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = seconds::max(), .now = now}));
+    CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = years(400), .now = now}));
+  }
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = years(300), .now = time_point::min()}).error() ==
+        state_error::not_yet_valid);
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = years(200), .now = time_point::max()}).error() ==
+        state_error::expired);
+  elicit::memory_replay_guard skewed;
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = seconds::max(), .replay = &skewed, .now = t0}));
+  CHECK(elicit::open<OtherState>(token, ring, here,
+                                 {.clock_skew = seconds::max(), .replay = &skewed, .now = time_point::max()})
+            .error() == state_error::replayed);
+  // A negative skew is none.
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = seconds::min(), .now = t0 + 10min}));
+  CHECK(elicit::open<OtherState>(token, ring, here, {.clock_skew = seconds::min(), .now = t0 + 10min + 1s}).error() ==
+        state_error::expired);
+
+  // Sealed and opened at the ends of the clock, with lives from none to all.
+  for (const time_point now : {time_point::min(), time_point{}, time_point::max()}) {
+    for (const seconds ttl : {seconds::min(), seconds(-1), seconds(0), seconds(600), seconds::max()}) {
+      INFO("now " << now.time_since_epoch().count() << " ns, time to live " << ttl.count() << " s");
+      const auto sealed = elicit::seal(OtherState{"z", 3}, ring, here, ttl, now);
+      CHECK(elicit::open<OtherState>(sealed, ring, here, at(now)));
+      elicit::memory_replay_guard once;
+      CHECK(elicit::open<OtherState>(sealed, ring, here, {.replay = &once, .now = now}));
+      CHECK(elicit::open<OtherState>(sealed, ring, here, {.replay = &once, .now = now}).error() ==
+            state_error::replayed);
+    }
+  }
+  const auto at_start = elicit::seal(OtherState{"z", 3}, ring, here, 10min, time_point::min());
+  const auto at_end = elicit::seal(OtherState{"z", 3}, ring, here, 10min, time_point::max());
+  CHECK(elicit::open<OtherState>(at_start, ring, here, at(time_point::max())).error() == state_error::expired);
+  CHECK(elicit::open<OtherState>(at_end, ring, here, at(time_point::min())).error() == state_error::not_yet_valid);
+}
+
+TEST_CASE("a state is single-use to the end of its last second", "[state]") {
+  // Times are kept in whole seconds: a state expires when its last second (expiry plus skew)
+  // has passed, not at its start, and the guard must remember it until then.
+  const auto ring = ring_of({{"k1", 1}});
+  const auto token = elicit::seal(Progress{"A", 1, {}}, ring, here, 10min, t0);
+  const auto last_second = t0 + 10min + 30s;
+  elicit::memory_replay_guard seen;
+  CHECK(elicit::open<Progress>(token, ring, here, {.replay = &seen, .now = last_second + 200ms}));
+  CHECK(elicit::open<Progress>(token, ring, here, {.replay = &seen, .now = last_second + 700ms}).error() ==
+        state_error::replayed);
+  CHECK(elicit::open<Progress>(token, ring, here, at(last_second + 999ms)));
+  CHECK(elicit::open<Progress>(token, ring, here, at(last_second + 1s)).error() == state_error::expired);
+  // Before the epoch too: a time is rounded down to its second, never toward zero.
+  const auto before_epoch = std::chrono::system_clock::time_point(-std::chrono::hours(1));
+  const auto old = elicit::seal(Progress{"B", 1, {}}, ring, here, 10min, before_epoch);
+  CHECK(elicit::open<Progress>(old, ring, here, {.clock_skew = 0s, .now = before_epoch + 10min + 999ms}));
+  CHECK(elicit::open<Progress>(old, ring, here, {.clock_skew = 0s, .now = before_epoch + 10min + 1s}).error() ==
+        state_error::expired);
+  CHECK(elicit::open<Progress>(old, ring, here, {.clock_skew = 0s, .now = before_epoch - 1ms}).error() ==
+        state_error::not_yet_valid);
+}
+
+TEST_CASE("the clear header is authenticated: a re-tagged state does not open", "[state]") {
   const auto ring = ring_of({{"k1", 1}, {"k2", 2}});
   const std::string token = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);
   CHECK(elicit::open<OtherState>(token, ring, here, at(t0)).error() == state_error::foreign);
@@ -160,7 +240,7 @@ TEST_CASE("the clear header is authenticated: a re-tagged state does not open") 
   CHECK(elicit::open<Progress>(retag(token, 9, 200), ring, here, at(t0)).error() == state_error::malformed);
 }
 
-TEST_CASE("anything but a token elicit wrote is refused with its reason") {
+TEST_CASE("anything but a token elicit wrote is refused with its reason", "[state]") {
   const auto ring = ring_of({{"k1", 1}});
   CHECK(elicit::open<Progress>("", ring, here, at(t0)).error() == state_error::truncated);
   CHECK(elicit::open<Progress>("not base64!", ring, here, at(t0)).error() == state_error::malformed);
@@ -198,13 +278,13 @@ TEST_CASE("anything but a token elicit wrote is refused with its reason") {
   CHECK_FALSE(elicit::open<Progress>(token + "AAAA", ring, here, at(t0)));
 }
 
-TEST_CASE("the client is told one thing, whatever the reason") {
+TEST_CASE("the client is told one thing, whatever the reason", "[state]") {
   const auto error = elicit::invalid_state_error(7);
   CHECK(error.dump() ==
         R"({"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid or expired requestState"}})");
 }
 
-TEST_CASE("keys rotate in three phases across instances without a failed open") {
+TEST_CASE("keys rotate in three phases across instances without a failed open", "[state]") {
   // Two instances of a server behind one address, each with its own ring built from the same
   // secrets, as from one secret store.
   auto a = ring_of({{"2026-11", 1}});
@@ -236,7 +316,51 @@ TEST_CASE("keys rotate in three phases across instances without a failed open") 
   CHECK_THROWS_AS(elicit::seal(Progress{}, elicit::key_ring{}, here), std::logic_error);
 }
 
-TEST_CASE("weak secrets and malformed key ids are refused") {
+TEST_CASE("a key copied out of the ring is its own: the ring may change after", "[state]") {
+  auto ring = ring_of({{"k1", 1}});
+  const auto sealing = ring.sealing_key();
+  REQUIRE(sealing);
+  CHECK(sealing->id() == "k1");
+  const auto found = ring.find("k1");
+  REQUIRE(found);
+  CHECK(found->bytes() == sealing->bytes());
+  CHECK_FALSE(ring.find("k2"));
+  ring.add("k2", secret(2)).seal_with("k2").retire("k1");
+  CHECK(found->id() == "k1");  // the copy outlives its key in the ring
+  CHECK(found->bytes() == sealing->bytes());
+  CHECK_FALSE(ring.find("k1"));
+  CHECK(ring.sealing_key()->id() == "k2");
+  CHECK(ring.find("k2")->bytes() != found->bytes());
+
+  // A copy of the ring is another ring: changing one leaves the other as it was.
+  elicit::key_ring copy = ring;
+  copy.add("k3", secret(3)).seal_with("k3");
+  CHECK(ring.sealing_id() == "k2");
+  CHECK_FALSE(ring.contains("k3"));
+  ring = copy;
+  CHECK(ring.sealing_id() == "k3");
+  CHECK(ring.find("k2")->bytes() == copy.find("k2")->bytes());
+  const elicit::key_ring& same = ring;
+  ring = same;
+  CHECK(ring.sealing_id() == "k3");
+  // A change that throws leaves the ring as it was.
+  CHECK_THROWS_AS(ring.add("k2", secret(4)), std::invalid_argument);
+  CHECK_THROWS_AS(ring.retire("k3"), std::invalid_argument);
+  CHECK(ring.find("k2")->bytes() == copy.find("k2")->bytes());
+  CHECK(ring.sealing_id() == "k3");
+
+  const elicit::key_ring empty;
+  CHECK_FALSE(empty.sealing_key());
+  CHECK(empty.sealing_id().empty());
+  CHECK_FALSE(empty.contains("k1"));
+  ring = empty;
+  CHECK_FALSE(ring.sealing_key());
+  CHECK_THROWS_AS(elicit::seal(Progress{}, ring, here), std::logic_error);
+  ring.add("k4", secret(4));
+  CHECK(ring.sealing_id() == "k4");
+}
+
+TEST_CASE("weak secrets and malformed key ids are refused", "[state]") {
   CHECK_THROWS_AS(elicit::state_key::from_bytes(std::array<unsigned char, 32>{}), std::invalid_argument);  // all zero
   std::array<unsigned char, 32> pattern{};
   for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<unsigned char>(i % 4);
@@ -262,7 +386,7 @@ TEST_CASE("weak secrets and malformed key ids are refused") {
   CHECK(elicit::state_key::from_text(generated.to_text()).to_text() == generated.to_text());
 }
 
-TEST_CASE("with a replay store, a state opens once") {
+TEST_CASE("with a replay store, a state opens once", "[state]") {
   const auto ring = ring_of({{"k1", 1}});
   elicit::memory_replay_guard seen(2);
   const elicit::open_options once{.replay = &seen, .now = t0};
@@ -287,13 +411,13 @@ TEST_CASE("with a replay store, a state opens once") {
   CHECK(elicit::open<Progress>(first, ring, here, at(t0)));
 }
 
-TEST_CASE("a state type is not a form: its fields may be named for credentials") {
+TEST_CASE("a state type is not a form: its fields may be named for credentials", "[state]") {
   const auto ring = ring_of({{"k1", 1}});
   const auto token = elicit::seal(Session{"opaque"}, ring, here, 1min, t0);
   CHECK(elicit::open<Session>(token, ring, here, at(t0))->access_token == "opaque");
 }
 
-TEST_CASE("a state that would not open again is refused when sealed") {
+TEST_CASE("a state that would not open again is refused when sealed", "[state]") {
   struct Bounded {
     elicit::field<int, elicit::range<1, 3>> step;
   };

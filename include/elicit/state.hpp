@@ -39,9 +39,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -51,6 +53,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace elicit {
@@ -219,15 +223,47 @@ class state_key {
 //   3. retire: once the longest time to live has passed since the switch, every instance
 //              removes the old key (ring.retire("2026-11")); no pending state uses it.
 //
+// Rotation while serving: add, seal_with and retire may be called while other threads seal and
+// open with the ring, and every member may be called from any number of threads at once (only
+// assigning to a ring and destroying it need it to be idle). The ring is an immutable set of
+// keys (the keys, and which of them seals), replaced whole by each change: seal and open each
+// take one snapshot of it and use only that, so a state sealed with a key still in the ring
+// always opens, and once a key was added a seal always finds one that seals. Readers (seal,
+// open, contains, sealing_id, find, copying the ring) take no lock and never wait for each
+// other: a reader counts itself in, copies the key it needs out of the current set and counts
+// itself out (a few dozen instructions; it only starts again if a change swaps the set in that
+// instant). A change builds the new set, swaps it in, and waits until no reader is left in the
+// old one before it wipes the old keys; changes take turns among themselves.
+//
 //   elicit::key_ring ring;
 //   ring.add("2026-11", elicit::state_key::from_text(std::getenv("STATE_SECRET")));  // the first key seals
 class key_ring {
  public:
   static constexpr std::size_t max_id_length = 32;
 
+  // A key of the ring, copied out of it: its id and its 256 bits. Its bytes are wiped when it
+  // goes. A copy stays valid whatever the ring does after; it is what seal and open use.
+  class key {
+   public:
+    [[nodiscard]] std::string_view id() const noexcept { return {id_.data(), id_size_}; }
+    [[nodiscard]] const std::array<unsigned char, 32>& bytes() const noexcept { return bytes_; }
+
+    key(const key&) = default;
+    key& operator=(const key&) = default;
+    ~key() { OPENSSL_cleanse(bytes_.data(), bytes_.size()); }
+
+   private:
+    friend class key_ring;
+    key() = default;
+    std::array<char, max_id_length> id_{};
+    std::size_t id_size_ = 0;
+    std::array<unsigned char, 32> bytes_{};
+  };
+
   // Adds a key derived (HKDF-SHA256) from `secret`, at least 32 bytes and not weak, under `id`
   // (1 to 32 of A-Z a-z 0-9 . _ -). The first key added seals. Throws std::invalid_argument for
-  // a weak or short secret, a malformed id, or an id already in the ring.
+  // a weak or short secret, a malformed id, or an id already in the ring; std::runtime_error
+  // when OpenSSL fails. The ring is unchanged when it throws.
   key_ring& add(std::string id, std::span<const unsigned char> secret) {
     if (id.empty() || id.size() > max_id_length || !std::all_of(id.begin(), id.end(), [](char c) {
           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
@@ -237,59 +273,157 @@ class key_ring {
                                   id.substr(0, 40) + "\"");
     if (const char* weak = detail::weak_secret(secret))
       throw std::invalid_argument(std::string("elicit::key_ring: ") + weak);
-    if (find(id) != nullptr)
+    entry added{id, detail::derive_key(secret, id)};  // outside the lock: HKDF takes a while
+    const std::lock_guard turn(changing_);
+    if (owned_ != nullptr && owned_->index_of(id) != npos)
       throw std::invalid_argument("elicit::key_ring: the key id \"" + id + "\" is already in the ring");
-    keys_.push_back({id, detail::derive_key(secret, id)});
-    if (sealing_.empty()) sealing_ = std::move(id);
+    auto next = std::make_unique<key_set>(owned_ == nullptr ? key_set{} : *owned_);
+    next->keys.push_back(std::move(added));
+    if (next->sealing == npos) next->sealing = 0;
+    publish(std::move(next));
     return *this;
   }
   key_ring& add(std::string id, const state_key& secret) { return add(std::move(id), secret.bytes()); }
 
   // Seals with the key `id` from now on. Throws std::invalid_argument when it is not in the ring.
   key_ring& seal_with(std::string_view id) {
-    if (find(id) == nullptr)
-      throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to seal with"));
-    sealing_ = std::string(id);
+    const std::lock_guard turn(changing_);
+    const std::size_t at = owned_ == nullptr ? npos : owned_->index_of(id);
+    if (at == npos) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to seal with"));
+    if (at == owned_->sealing) return *this;
+    auto next = std::make_unique<key_set>(*owned_);
+    next->sealing = at;
+    publish(std::move(next));
     return *this;
   }
-  // Removes the key `id`: states sealed with it no longer open. Throws std::invalid_argument
-  // when it is the key that seals (switch first) or is not in the ring.
+  // Removes the key `id`: states sealed with it no longer open, and its bytes are wiped once no
+  // seal or open still copies from the set that held it. Throws std::invalid_argument when it
+  // is the key that seals (switch first) or is not in the ring.
   key_ring& retire(std::string_view id) {
-    if (id == sealing_)
+    const std::lock_guard turn(changing_);
+    const std::size_t at = owned_ == nullptr ? npos : owned_->index_of(id);
+    if (at != npos && at == owned_->sealing)
       throw std::invalid_argument(
           detail::message("elicit::key_ring: \"", id, "\" still seals; seal_with another key first"));
-    const auto it = std::find_if(keys_.begin(), keys_.end(), [&](const entry& e) { return e.id == id; });
-    if (it == keys_.end())
-      throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to retire"));
-    OPENSSL_cleanse(it->key.data(), it->key.size());
-    keys_.erase(it);
+    if (at == npos) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to retire"));
+    auto next = std::make_unique<key_set>(*owned_);
+    next->keys.erase(next->keys.begin() + static_cast<std::ptrdiff_t>(at));
+    if (next->sealing > at) --next->sealing;
+    publish(std::move(next));
     return *this;
   }
 
-  [[nodiscard]] bool contains(std::string_view id) const noexcept { return find(id) != nullptr; }
-  // The id of the key that seals; empty while the ring has no key.
-  [[nodiscard]] const std::string& sealing_id() const noexcept { return sealing_; }
-  // The key `id`, or nullptr. For seal and open.
-  [[nodiscard]] const std::array<unsigned char, 32>* find(std::string_view id) const noexcept {
-    for (const entry& e : keys_)
-      if (e.id == id) return &e.key;
-    return nullptr;
+  [[nodiscard]] bool contains(std::string_view id) const noexcept {
+    return read([&](const key_set* set) { return set != nullptr && set->index_of(id) != npos; });
+  }
+  // The id of the key that seals; empty while the ring has no key. Throws only std::bad_alloc.
+  [[nodiscard]] std::string sealing_id() const {
+    const auto sealing = sealing_key();
+    return sealing ? std::string(sealing->id()) : std::string();
+  }
+  // A copy of the key `id`, or nothing. For open.
+  [[nodiscard]] std::optional<key> find(std::string_view id) const noexcept {
+    return read([&](const key_set* set) { return set == nullptr ? std::nullopt : copy_of(*set, set->index_of(id)); });
+  }
+  // A copy of the key that seals, or nothing while the ring has no key: its id and its bytes
+  // from the same snapshot. For seal.
+  [[nodiscard]] std::optional<key> sealing_key() const noexcept {
+    return read([&](const key_set* set) { return set == nullptr ? std::nullopt : copy_of(*set, set->sealing); });
   }
 
   key_ring() = default;
-  key_ring(const key_ring&) = default;
-  key_ring& operator=(const key_ring&) = default;
-  ~key_ring() {
-    for (entry& e : keys_) OPENSSL_cleanse(e.key.data(), e.key.size());
+  // A copy of the ring as it is at one instant, safe while `other` rotates. Throws only
+  // std::bad_alloc.
+  key_ring(const key_ring& other) : owned_(other.snapshot()) { current_.store(owned_.get()); }
+  // Makes this ring a copy of `other` as it is at one instant (`other` may rotate meanwhile).
+  // Throws only std::bad_alloc, and leaves the ring unchanged then.
+  key_ring& operator=(const key_ring& other) {
+    if (this == &other) return *this;
+    auto copy = other.snapshot();
+    const std::lock_guard turn(changing_);
+    publish(std::move(copy));
+    return *this;
   }
+  ~key_ring() = default;  // the set's destructor wipes the keys
 
  private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
   struct entry {
     std::string id;
-    std::array<unsigned char, 32> key;
+    std::array<unsigned char, 32> bytes;
   };
-  std::vector<entry> keys_;
-  std::string sealing_;
+  // One version of the ring. Never changed once published: a change makes the next one.
+  struct key_set {
+    std::vector<entry> keys;
+    std::size_t sealing = npos;  // index in keys of the key that seals
+
+    [[nodiscard]] std::size_t index_of(std::string_view id) const noexcept {
+      for (std::size_t i = 0; i < keys.size(); ++i)
+        if (keys[i].id == id) return i;
+      return npos;
+    }
+    key_set() = default;
+    key_set(const key_set&) = default;
+    key_set& operator=(const key_set&) = delete;
+    ~key_set() {
+      for (entry& e : keys) OPENSSL_cleanse(e.bytes.data(), e.bytes.size());
+    }
+  };
+
+  static std::optional<key> copy_of(const key_set& set, std::size_t at) noexcept {
+    if (at >= set.keys.size()) return std::nullopt;
+    key k;
+    const entry& e = set.keys[at];
+    std::copy(e.id.begin(), e.id.end(), k.id_.begin());  // at most max_id_length, checked by add
+    k.id_size_ = e.id.size();
+    k.bytes_ = e.bytes;
+    return k;
+  }
+
+  // Runs `f` on the current set (nullptr while the ring has no key), counted in as a reader of
+  // it so that no change frees it meanwhile. Readers count themselves in the counter of the
+  // current epoch, then check that the epoch did not move: a change (publish) first swaps the
+  // set, then moves the epoch, then waits for the readers of the epoch before to count out. A
+  // reader that saw the new epoch sees the new set; one that counted in before the epoch moved
+  // is waited for. All four steps are sequentially consistent: the reader's count and the
+  // change's epoch each come before the other's look at them in one order, never both after.
+  template <class F>
+  std::invoke_result_t<F&, const key_set*> read(F&& f) const {
+    for (;;) {
+      const std::uint64_t epoch = epoch_.load();
+      std::atomic<std::uint64_t>& readers = readers_[epoch & 1];
+      readers.fetch_add(1);
+      if (epoch_.load() == epoch) {
+        struct count_out {
+          std::atomic<std::uint64_t>& readers;
+          ~count_out() { readers.fetch_sub(1, std::memory_order_release); }
+        } out{readers};
+        return f(current_.load());
+      }
+      readers.fetch_sub(1, std::memory_order_release);  // a change came in between: again, in its epoch
+    }
+  }
+
+  // A copy of the current set, or nullptr while the ring has no key.
+  [[nodiscard]] std::unique_ptr<key_set> snapshot() const {
+    return read([](const key_set* set) { return set == nullptr ? nullptr : std::make_unique<key_set>(*set); });
+  }
+
+  // Swaps `next` in and frees the set before once no reader is left in it. With changing_ held;
+  // changes are rare and a reader stays a few dozen instructions, so the wait yields.
+  void publish(std::unique_ptr<key_set> next) noexcept {
+    current_.store(next.get());
+    const std::uint64_t before = epoch_.fetch_add(1);
+    while (readers_[before & 1].load() != 0) std::this_thread::yield();
+    owned_ = std::move(next);
+  }
+
+  std::mutex changing_;                           // held by add, seal_with, retire and assignment: one change at a time
+  std::unique_ptr<key_set> owned_;                // the current set, owned; read by changes only, under changing_
+  std::atomic<const key_set*> current_{nullptr};  // the same set, for readers
+  std::atomic<std::uint64_t> epoch_{0};           // moved on by each change, after the swap
+  mutable std::array<std::atomic<std::uint64_t>, 2> readers_{};  // readers in, by the epoch's parity
 };
 
 // What a state is sealed for, checked when it is opened: a state opens only where every part is
@@ -366,8 +500,9 @@ class opened {
 class replay_guard {
  public:
   virtual ~replay_guard() = default;
-  // True the first time `token_id` is seen; false after. The id need not be kept past `forget_after`:
-  // the state no longer opens then anyway.
+  // True the first time `token_id` is seen; false after. The id need not be kept past `forget_after`,
+  // the first instant at which the state no longer opens (time_point::max() for a state that opens
+  // to the end of the clock: keep it for good).
   virtual bool first_use(std::string_view token_id, std::chrono::system_clock::time_point forget_after,
                          std::chrono::system_clock::time_point now) = 0;
 };
@@ -405,8 +540,10 @@ class memory_replay_guard final : public replay_guard {
 };
 
 struct open_options {
-  std::chrono::seconds clock_skew = std::chrono::seconds(30);  // between the instances that seal and open
-  replay_guard* replay = nullptr;                              // set: each state opens once
+  // Between the instances that seal and open: any value, a negative one is none, and up to
+  // seconds::max() it widens both ends of a state's time (saturated, up to all of time).
+  std::chrono::seconds clock_skew = std::chrono::seconds(30);
+  replay_guard* replay = nullptr;  // set: each state opens once
   std::chrono::system_clock::time_point now = std::chrono::system_clock::now();
 };
 
@@ -470,24 +607,52 @@ inline bool aes_gcm(bool encrypt, const std::array<unsigned char, 32>& key, std:
   return !encrypt || EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(mac_bytes), mac) == 1;
 }
 
-inline std::int64_t seconds_of(std::chrono::system_clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+// Times travel in whole seconds since the epoch, rounded down (before the epoch too): a state
+// opens while the second `now` falls in is not past its expiry (plus the skew). The clock's
+// nanoseconds end in 2262 and int64 seconds much later; every sum of times saturates at the end
+// of int64 seconds instead of overflowing, so that a life of centuries, or seconds::max(), lasts
+// to the end of time as the clock counts it and never wraps into the past.
+inline std::int64_t seconds_of(std::chrono::system_clock::time_point t) noexcept {
+  return std::chrono::floor<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+
+inline constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) noexcept {
+  constexpr std::int64_t top = std::numeric_limits<std::int64_t>::max(),
+                         bottom = std::numeric_limits<std::int64_t>::min();
+  if (b > 0 && a > top - b) return top;
+  if (b < 0 && a < bottom - b) return bottom;
+  return a + b;
+}
+
+// The clock's time at the start of second `s`, or the clock's end (its start) when `s` is past
+// it (before it).
+inline std::chrono::system_clock::time_point time_at(std::int64_t s) noexcept {
+  using time_point = std::chrono::system_clock::time_point;
+  // Cut toward zero: the last whole second the clock holds, at either end.
+  constexpr std::int64_t last =
+      std::chrono::duration_cast<std::chrono::seconds>(time_point::max().time_since_epoch()).count();
+  constexpr std::int64_t first =
+      std::chrono::duration_cast<std::chrono::seconds>(time_point::min().time_since_epoch()).count();
+  if (s > last) return time_point::max();
+  if (s < first) return time_point::min();
+  return time_point(std::chrono::seconds(s));
 }
 
 }  // namespace detail
 
 // Seals `state` into an opaque requestState, for the place `binding` names, with the ring's
-// sealing key, valid for `time_to_live` from `now`. Throws std::invalid_argument for a state
-// that breaks its own rules (it would not open again), std::length_error for one of more than
-// 48 KiB of JSON, std::logic_error for a ring with no key, std::runtime_error when OpenSSL fails.
+// sealing key, valid for `time_to_live` from `now` (in whole seconds; a time to live past the
+// end of the clock lasts to its end, a negative one is none: the state opens within the skew). Throws
+// std::invalid_argument for a state that breaks its own rules (it would not open again), std::length_error for one of
+// more than 48 KiB of JSON, std::logic_error for a ring with no key, std::runtime_error when OpenSSL fails.
 template <class State>
 [[nodiscard]] std::string seal(const State& state, const key_ring& ring, const state_binding& binding,
                                std::chrono::seconds time_to_live = std::chrono::minutes(15),
                                std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) {
   using namespace detail;
   static_assert(describable<State>, "elicit: this state type does not compile into a description");
-  const auto* key = ring.find(ring.sealing_id());
-  if (key == nullptr) throw std::logic_error("elicit::seal: the key ring has no key; add one first");
+  const std::optional<key_ring::key> key = ring.sealing_key();  // the id and the key of one snapshot
+  if (!key) throw std::logic_error("elicit::seal: the key ring has no key; add one first");
   const auto json = to_content(state);
   // A state that would not open again (a bound it breaks, text that is not UTF-8) is refused here.
   if (const decoded<State> check = decode_content<State>(
@@ -498,9 +663,9 @@ template <class State>
   const std::string content = json.dump();
   if (content.size() > max_state_bytes)
     throw std::length_error(message("elicit::seal: the state is ", content.size(), " bytes of JSON, more than 48 KiB"));
-  // In seconds, saturated: a time to live of years must not overflow the clock's nanoseconds.
+  // In seconds, saturated (detail::seconds_of): no time to live overflows, a negative one is none.
   const std::int64_t issued = seconds_of(now);
-  const std::int64_t expiry = issued + std::clamp<std::int64_t>(time_to_live.count(), 0, std::int64_t{1} << 40);
+  const std::int64_t expiry = saturating_add(issued, std::max<std::int64_t>(time_to_live.count(), 0));
   std::vector<unsigned char> plain(claims_bytes + content.size());
   put_u64(plain.data(), static_cast<std::uint64_t>(issued));
   put_u64(plain.data() + time_bytes, static_cast<std::uint64_t>(expiry));
@@ -508,7 +673,7 @@ template <class State>
   std::memcpy(plain.data() + 2 * time_bytes, digests.data(), digests.size());
   std::memcpy(plain.data() + claims_bytes, content.data(), content.size());
 
-  const std::string& id = ring.sealing_id();
+  const std::string_view id = key->id();
   const std::size_t header = 1 + tag_bytes + 1 + id.size();
   std::vector<unsigned char> token(header + nonce_bytes + plain.size() + mac_bytes);
   token[0] = state_version;
@@ -519,7 +684,7 @@ template <class State>
   const auto nonce = random_bytes(nonce_bytes);
   std::memcpy(token.data() + header, nonce.data(), nonce_bytes);
   unsigned char* cipher = token.data() + header + nonce_bytes;
-  if (!aes_gcm(true, *key, nonce, std::span(token.data(), header), plain, cipher, cipher + plain.size()))
+  if (!aes_gcm(true, key->bytes(), nonce, std::span(token.data(), header), plain, cipher, cipher + plain.size()))
     throw std::runtime_error("elicit::seal: OpenSSL AES-256-GCM failed");
   OPENSSL_cleanse(plain.data(), plain.size());
   return base64url_encode(token);
@@ -550,9 +715,8 @@ template <class State>
   if (token->size() < header + nonce_bytes + claims_bytes + mac_bytes)
     return {state_error::truncated, "the request state is too short: it was cut"};
   const std::string_view id(reinterpret_cast<const char*>(token->data() + 2 + tag_bytes), id_size);
-  const auto* key = ring.find(id);
-  if (key == nullptr)
-    return {state_error::unknown_key, "the request state was sealed with a key not in the ring (retired?)"};
+  const std::optional<key_ring::key> key = ring.find(id);
+  if (!key) return {state_error::unknown_key, "the request state was sealed with a key not in the ring (retired?)"};
   if (get_u64(token->data() + 1) != state_type_tag<State>())
     return {state_error::foreign, "the request state was sealed for another kind of state"};
   const std::size_t cipher_size = token->size() - header - nonce_bytes - mac_bytes;
@@ -561,7 +725,7 @@ template <class State>
   std::memcpy(mac.data(), token->data() + token->size() - mac_bytes, mac_bytes);
   const std::span nonce(token->data() + header, nonce_bytes);
   const std::span cipher(token->data() + header + nonce_bytes, cipher_size);
-  if (!aes_gcm(false, *key, nonce, std::span(token->data(), header), cipher, plain.data(), mac.data()))
+  if (!aes_gcm(false, key->bytes(), nonce, std::span(token->data(), header), cipher, plain.data(), mac.data()))
     return {state_error::tampered, "the request state was altered, or sealed with another key under the same id"};
   struct cleanse {
     std::vector<unsigned char>& p;
@@ -569,10 +733,12 @@ template <class State>
   } cleanse_plain{plain};
   const auto issued = static_cast<std::int64_t>(get_u64(plain.data()));
   const auto expiry = static_cast<std::int64_t>(get_u64(plain.data() + time_bytes));
+  // Saturated (detail::seconds_of): any skew up to seconds::max() widens both ends, up to all of time.
   const std::int64_t now = seconds_of(options.now), skew = std::max<std::int64_t>(options.clock_skew.count(), 0);
-  if (issued > now + skew)
+  const std::int64_t last_second = saturating_add(expiry, skew);
+  if (issued > saturating_add(now, skew))
     return {state_error::not_yet_valid, "the request state was issued in the future (clock skew?)"};
-  if (expiry + skew < now) return {state_error::expired, "the request state has expired"};
+  if (last_second < now) return {state_error::expired, "the request state has expired"};
   const auto want = binding_digests(binding);
   const unsigned char* got = plain.data() + 2 * time_bytes;
   static constexpr std::pair<state_error, const char*> mismatches[] = {
@@ -590,7 +756,8 @@ template <class State>
   if (!value) return {state_error::foreign, "the request state does not hold this kind of state"};
   if (options.replay != nullptr) {
     const std::string token_id = base64url_encode(nonce);
-    const auto forget_after = std::chrono::system_clock::time_point(std::chrono::seconds(expiry + skew));
+    // The first instant it no longer opens: the end of its last second, or the end of the clock.
+    const auto forget_after = time_at(saturating_add(last_second, 1));
     if (!options.replay->first_use(token_id, forget_after, options.now))
       return {state_error::replayed, "the request state was opened before (or the replay store is full)"};
   }
