@@ -428,6 +428,57 @@ TEST_CASE("form: options that are empty, repeated or without a value are refused
   CHECK_THROWS_WITH(fresh.schema_json(), Contains("field \"one\""));
 }
 
+TEST_CASE("form: many options are checked and found through their index", "[form]") {
+  // Past a few options a pick is found through a hash index: every option is found, and no
+  // other text; a repeat is found wherever it lies, and the first problem in the options' order
+  // is the one named.
+  std::vector<elicit::offer> many;
+  for (int i = 0; i < 5000; ++i) many.emplace_back("v" + std::to_string(i), i % 2 == 0 ? "Even" : "");
+  elicit::form<rt::Picks> f = rt::picks_titled();
+  f.choices(&rt::Picks::many, many);
+  for (const int i : {0, 1, 8, 9, 2500, 4999}) {
+    INFO(i);
+    const auto r = f.decode_content(json{{"one", "r-17"}, {"many", {"v" + std::to_string(i)}}, {"some", {"s"}}});
+    REQUIRE(r);
+    CHECK(r->many == std::vector<elicit::choice>{{"v" + std::to_string(i)}});
+  }
+  for (const std::string wrong : {"v5000", "v", "", "v00", "V1", "v1 "}) {
+    INFO(wrong);
+    const auto r = f.decode_content(json{{"one", "r-17"}, {"many", {wrong}}, {"some", {"s"}}});
+    REQUIRE_FALSE(r);
+    CHECK(r.violations()[0].pointer == "/many/0");
+    CHECK(r.violations()[0].keyword == "enum");
+  }
+  // Titled when any option is, as with few.
+  CHECK(f.schema()["properties"]["many"]["items"].contains("anyOf"));
+
+  std::vector<elicit::offer> repeated = many;
+  repeated.emplace_back("v4321");
+  CHECK_REFUSED(f, f.choices(&rt::Picks::many, repeated), "many", R"(the value "v4321" is offered twice)");
+  repeated.insert(repeated.begin() + 3000, elicit::offer(""));
+  CHECK_REFUSED(f, f.choices(&rt::Picks::many, repeated), "many", "option 3001 has an empty value");
+  repeated.insert(repeated.begin() + 10, elicit::offer("v2"));  // a repeat before the empty value
+  CHECK_REFUSED(f, f.choices(&rt::Picks::many, repeated), "many", R"(the value "v2" is offered twice)");
+
+  // Refinements after choices() leave the options as they were given, and so does a copy.
+  f.title(&rt::Picks::many, "Labels")
+      .items(&rt::Picks::many, 1, 3)
+      .default_value(&rt::Picks::many, std::vector<elicit::choice>{{"v77"}});
+  const elicit::form<rt::Picks> copy = f;
+  for (const elicit::form<rt::Picks>* g : {&std::as_const(f), &copy}) {
+    CHECK(g->fields()[1].options().size() == 5000);
+    const auto r = g->decode_content(json{{"one", "r-17"}, {"many", {"v4998", "v3"}}, {"some", {"s"}}});
+    REQUIRE(r);
+    CHECK(r->many == std::vector<elicit::choice>{{"v4998"}, {"v3"}});
+    const auto absent = g->decode_content(json{{"one", "r-17"}, {"some", {"s"}}});
+    REQUIRE(absent);
+    CHECK(absent->many == std::vector<elicit::choice>{{"v77"}});
+  }
+  CHECK_REFUSED(f, f.default_value(&rt::Picks::many, std::vector<elicit::choice>{{"v5000"}}), "many",
+                R"(the default ["v5000"] is refused: Labels must be one of "v0", "v1", "v2", "v3", "v4", "v5", "v6", )"
+                R"("v7", "v8", "v9" (and 4990 more); got the text "v5000".)");
+}
+
 TEST_CASE("form: a widened bound is refused", "[form]") {
   elicit::form<rt::Booking> f = rt::booking();  // party: 1..6 (20 at compile time)
   CHECK_REFUSED(f, f.minimum(&rt::Booking::party, 0), "party",

@@ -25,6 +25,7 @@
 #include <elicit/impl/describe.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
+#include <elicit/impl/option_index.hpp>
 #include <elicit/impl/read_value.hpp>
 #include <elicit/impl/write_value.hpp>
 #include <elicit/schema.hpp>
@@ -64,19 +65,64 @@ struct string_sink {
   void put(std::string_view s) { text += s; }
 };
 
+// The options of an elicit::choice field, as choices() was given them: what the schema writer
+// and the checks read (`entries`, viewing `offers`), their index, and what is wrong with them.
+// Made once per choices() and never changed, so that every copy of a form, and every later
+// refinement, shares it as it is: nothing is copied, rebuilt or checked again.
+struct offered_set {
+  std::vector<offer> offers;
+  std::vector<enum_entry> entries;
+  option_index index;
+  bool titled = false;
+  std::string problem;  // "" when the options can be offered
+
+  offered_set() = default;
+  offered_set(const offered_set&) = delete;  // `entries` and `index` point into this one
+  offered_set& operator=(const offered_set&) = delete;
+  ~offered_set() = default;
+};
+
+// The options, checked: none, an empty or repeated wire value, text that is not UTF-8 (the
+// first of these, in the options' order). Linear in the options. Throws std::bad_alloc.
+inline std::shared_ptr<const offered_set> make_offered(std::vector<offer> offers) {
+  auto set = std::make_shared<offered_set>();
+  set->offers = std::move(offers);
+  const std::size_t n = set->offers.size();
+  set->entries.reserve(n);
+  std::size_t bad = n;  // the first option with an empty value or text that is not UTF-8
+  for (std::size_t i = 0; i < n; ++i) {
+    const offer& o = set->offers[i];
+    set->entries.push_back({static_cast<std::int64_t>(i), o.value, o.title});
+    set->titled = set->titled || !o.title.empty();
+    if (bad == n && (o.value.empty() || !is_utf8(o.value) || !is_utf8(o.title))) bad = i;
+  }
+  if (!option_index::fits(n)) {
+    set->problem = "offer fewer choices";
+    return set;
+  }
+  set->index = option_index(set->entries.data(), n);
+  const std::size_t repeated = set->index.repeated();
+  if (n == 0) set->problem = "offer at least one choice";
+  else if (bad < n && (repeated == option_index::none || bad <= repeated))
+    set->problem = set->offers[bad].value.empty() ? message("option ", bad + 1, " has an empty value")
+                                                  : message("option ", bad + 1, " is not valid UTF-8");
+  else if (repeated != option_index::none)
+    set->problem = message("the value \"", set->offers[repeated].value, "\" is offered twice");
+  return set;
+}
+
 // What a form<F> owns for one field: the run-time parts its description points into.
 struct refinements {
   std::optional<std::string> title;
   std::optional<std::string> description;
-  std::optional<std::vector<offer>> offers;   // an elicit::choice field's options, once given
-  std::vector<enum_entry> entries;            // the offers as the writer and the checks read them
-  nlohmann::json default_value;               // as a client would send it; null: the compile-time one
-  std::vector<std::int64_t> default_options;  // the default's options, by their value in `entries`
+  std::shared_ptr<const offered_set> offered;  // an elicit::choice field's options, once given
+  nlohmann::json default_value;                // as a client would send it; null: the compile-time one
+  std::vector<std::int64_t> default_options;   // the default's options, by their value in `entries`
 };
 
 // The index of the option whose wire value is `wire`, as enum_entry::value; -1 for none.
 inline std::int64_t option_value(const field_spec& s, std::string_view wire) noexcept {
-  const enum_entry* e = find_choice(s, wire);
+  const enum_entry* e = find_option(s, wire, s.index);
   return e != nullptr ? e->value : -1;
 }
 
@@ -111,31 +157,13 @@ inline default_spec default_from_json(const field_spec& s, refinements& r) {
 inline void link(field_spec& s, const field_spec& base, refinements& r) {
   s.title = r.title ? std::string_view(*r.title) : base.title;
   s.description = r.description ? std::string_view(*r.description) : base.description;
-  if (r.offers) {
-    r.entries.clear();
-    s.titled = false;
-    for (std::size_t i = 0; i < r.offers->size(); ++i) {
-      const offer& o = (*r.offers)[i];
-      r.entries.push_back({static_cast<std::int64_t>(i), o.value, o.title});
-      s.titled = s.titled || !o.title.empty();
-    }
-    s.options = r.entries.data();
-    s.option_count = r.entries.size();
+  if (r.offered) {  // pointed at, never rebuilt
+    s.options = r.offered->entries.data();
+    s.option_count = r.offered->entries.size();
+    s.titled = r.offered->titled;
+    s.index = &r.offered->index;
   }
   s.def = r.default_value.is_null() ? base.def : default_from_json(s, r);
-}
-
-// What is wrong with a field's options, or "".
-inline std::string offered_problem(const field_spec& s) {
-  if (s.option_count == 0) return "offer at least one choice";
-  for (std::size_t i = 0; i < s.option_count; ++i) {
-    const enum_entry& o = s.options[i];
-    if (o.wire.empty()) return message("option ", i + 1, " has an empty value");
-    if (!is_utf8(o.wire) || !is_utf8(o.title)) return message("option ", i + 1, " is not valid UTF-8");
-    for (std::size_t j = 0; j < i; ++j)
-      if (s.options[j].wire == o.wire) return message("the value \"", o.wire, "\" is offered twice");
-  }
-  return {};
 }
 
 // What is wrong with one field's refined description, or "": the bounds among themselves, the
@@ -149,17 +177,16 @@ std::string field_problem(const field_spec& s, const refinements& r) {
     if ((s.minimum && !within(*s.minimum, lo, hi)) || (s.maximum && !within(*s.maximum, lo, hi)))
       return "a minimum or maximum lies outside what the field's C++ type can hold";
   }
-  if (r.offers)
-    if (std::string p = offered_problem(s); !p.empty()) return p;
+  if (r.offered && !r.offered->problem.empty()) return r.offered->problem;  // found once, by choices()
   if (s.minimum && s.maximum && compare(*s.minimum, *s.maximum) > 0) return "the minimum is above the maximum";
   if (s.min_length && s.max_length && *s.min_length > *s.max_length) return "the minimum length is above the maximum";
   if (s.min_items && s.max_items && *s.min_items > *s.max_items) return "min_items is above max_items";
-  if (s.min_items && (!s.runtime_options || r.offers) && *s.min_items > s.option_count)
+  if (s.min_items && (!s.runtime_options || r.offered) && *s.min_items > s.option_count)
     return message("min_items (", *s.min_items, ") asks for more choices than the ", s.option_count, " offered");
   const nlohmann::json given = !r.default_value.is_null() ? r.default_value
                                : s.has_default()          ? default_json(s)
                                                           : nlohmann::json();
-  if (given.is_null() || (s.runtime_options && !r.offers)) return {};
+  if (given.is_null() || (s.runtime_options && !r.offered)) return {};
   violation_list found;
   Value held{};
   read_value(given, s, held, reporter{found, s.wire});
@@ -243,7 +270,7 @@ class form {
     return refine(f, [&](detail::field_spec& s, detail::refinements& r) {
       if (!s.runtime_options)
         fail(s, "its options are fixed at compile time; only an elicit::choice field takes choices()");
-      r.offers = std::move(options);
+      r.offered = detail::make_offered(std::move(options));
     });
   }
   template <std::ranges::input_range R>

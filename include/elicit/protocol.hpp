@@ -358,8 +358,10 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
 
 // The JSON-RPC error -32602 (invalid params) for an answer that broke the schema, with every
 // violation in `data.violations` as {pointer, keyword, message}. Its size is bounded by the
-// list's: decoding keeps at most decode_options::max_violations, each a sentence of bounded
-// length (a value is quoted up to 40 characters, an unknown key up to 128 bytes).
+// list's, for any answer and any form: the list holds each violation's text twice here (the
+// message, the data), and costs at most violation_list::max_text with the JSON around each
+// counted (violation.hpp), so that dump() is at most 2 * max_text + 128 bytes (63,616) plus
+// the id's JSON and twice the question's (tests/test_protocol.cpp).
 template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json invalid_params_error(const nlohmann::json& id, const violation_list& violations,
                                         std::string_view question = {}) {

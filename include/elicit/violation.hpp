@@ -12,6 +12,7 @@
 #pragma once
 
 #include <elicit/detail/buffer_sink.hpp>
+#include <elicit/detail/utf8.hpp>
 
 #include <fmt/format.h>
 
@@ -63,9 +64,11 @@ struct violation_view {
 };
 
 // Every violation of one answer, in the order of the form's fields. A list holds at most
-// `limit` of them (decode_options::max_violations); the rest are counted, not kept, and
-// summarize() then adds one violation that says how many more there were. So an answer of a
-// million wrong items costs a bounded list and a bounded error, not a million messages.
+// `limit` of them (decode_options::max_violations), and at most max_text bytes of them as
+// JSON writes them (below); the rest are counted, not kept, and summarize() then adds one
+// violation that says how many more there were. So an answer of a million wrong items, or a
+// form of long names and titles, costs a bounded list and a bounded error, not a million
+// messages.
 class violation_list {
   // Where one violation's text lies in the list's text: pointer, keyword and message, one
   // after another.
@@ -116,6 +119,20 @@ class violation_list {
 
   static constexpr std::size_t unlimited = static_cast<std::size_t>(-1);
 
+  // The size bound, enforced as each violation is added, whatever the answer and the form:
+  // each listed violation costs its pointer, keyword and message as JSON escapes them (what
+  // nlohmann::json::dump() writes, a control character counted 6 bytes), plus
+  // per_violation_json, half of the 56 bytes a -32602 error writes around each violation
+  // (invalid_params_error, protocol.hpp, holds each twice: in its message and in its data, so
+  // that it is at most twice the list's cost and 128 bytes more). A list costs at most
+  // max_text, the summary included (room is kept for it). A violation that would pass the
+  // bound is counted, not listed, and the list is then full.
+  static constexpr std::size_t max_text = 31 * 1024;
+  static constexpr std::size_t per_violation_json = 28;
+  // A message is cut past this many bytes (at a whole code point, then "..."): what a title or
+  // an option of any length can add to one violation. elicit's own parts stay well within it.
+  static constexpr std::size_t max_message = 2048;
+
   violation_list() = default;
   // `expected`: how many an invalid answer is likely to break (decoding gives the form's field
   // count). Room for that many, and for their text, is made at the first one, so that the list
@@ -125,7 +142,12 @@ class violation_list {
     for (const violation& v : items) push_back(v);
   }
   violation_list(const violation_list& other)
-      : limit_(other.limit_), expected_(other.expected_), total_(other.total_), summarized_(other.summarized_) {
+      : limit_(other.limit_),
+        expected_(other.expected_),
+        total_(other.total_),
+        cost_(other.cost_),
+        summarized_(other.summarized_),
+        spent_(other.spent_) {
     if (other.count_ == 0) return;
     make_block(other.count_, other.text_size_);
     std::memcpy(block_.get(), other.block_.get(), other.count_ * sizeof(entry));
@@ -148,7 +170,9 @@ class violation_list {
   // How many were reported, listed or not (the summary not counted).
   [[nodiscard]] std::size_t total() const noexcept { return total_; }
   // True when the next one reported will be counted but not kept.
-  [[nodiscard]] bool full() const noexcept { return listed() >= limit_; }
+  [[nodiscard]] bool full() const noexcept { return spent_ || listed() >= limit_; }
+  // What the listed violations cost against max_text (the summary included).
+  [[nodiscard]] std::size_t cost() const noexcept { return cost_; }
   // The i-th; throws std::out_of_range past the end. A view: valid while the list lives unchanged.
   [[nodiscard]] violation_view operator[](std::size_t i) const& {
     if (i >= count_) throw std::out_of_range("elicit::violation_list: no violation at this index");
@@ -225,7 +249,9 @@ class violation_list {
     std::swap(limit_, other.limit_);
     std::swap(expected_, other.expected_);
     std::swap(total_, other.total_);
+    std::swap(cost_, other.cost_);
     std::swap(summarized_, other.summarized_);
+    std::swap(spent_, other.spent_);
   }
 
   // One block: room for entry_room_ entries, then for text_room_ bytes of text. Made at the
@@ -238,14 +264,31 @@ class violation_list {
   std::size_t limit_ = unlimited;
   std::size_t expected_ = 4;
   std::size_t total_ = 0;
+  std::size_t cost_ = 0;  // of the listed ones, against max_text
   bool summarized_ = false;
+  bool spent_ = false;  // one did not fit max_text: the rest are counted
 };
 
 namespace detail {
+
+// What `text` costs as a JSON string's contents, as nlohmann::json::dump() writes it: a quote
+// or a backslash 2 bytes, a control character at most 6 (\u0001), any other byte 1.
+inline std::size_t json_escaped_size(std::string_view text) noexcept {
+  std::size_t size = text.size();
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7F) size += 5;
+    else if (b == '"' || b == '\\') size += 1;
+  }
+  return size;
+}
+
 // Writes one violation straight into a list's text, then lists it: the pointer's parts, end
 // of pointer, the keyword, end of keyword, the message's parts, done. What a detail::reporter
-// and push_back write through (a message sink, as detail/message.hpp's writers take).
-class violation_sink : public buffer_sink<violation_sink> {
+// and push_back write through (a message sink, as detail/message.hpp's writers take). The
+// message stops at max_message bytes; done() lists the violation only when it fits the list's
+// max_text, and otherwise counts it.
+class violation_sink {
  public:
   // For a list that is not full.
   explicit violation_sink(violation_list& list) : list_(list) {
@@ -253,36 +296,103 @@ class violation_sink : public buffer_sink<violation_sink> {
     start_ = list_.text_size_;
     at_text();
   }
+  violation_sink(const violation_sink&) = delete;  // it points into the list's text
+  violation_sink& operator=(const violation_sink&) = delete;
+  ~violation_sink() = default;
+
+  [[gnu::always_inline]] void put(char c) {
+    if (next_ == end_) return put_slow(std::string_view(&c, 1));
+    *next_++ = c;
+  }
+  [[gnu::always_inline]] void put(std::string_view t) {
+    if (t.size() > static_cast<std::size_t>(end_ - next_)) return put_slow(t);
+    copy_short(next_, t.data(), t.size());
+    next_ += t.size();
+  }
 
   // The end of the pointer, then of the keyword.
   void end_pointer() noexcept { keyword_ = written(); }
-  void end_keyword() noexcept { message_ = written(); }
-  void done() noexcept {
+  void end_keyword() noexcept {
+    message_ = written();
+    in_message_ = true;
+    end_ = room_end();
+  }
+  // `summary`: the one that says how many were not listed, for which room is always kept.
+  void done(bool summary = false) {
+    if (cut_) end_cut();
     list_.text_size_ = written();
+    const std::string_view all(text_ + start_, list_.text_size_ - start_);
+    const std::size_t cost = json_escaped_size(all) + violation_list::per_violation_json;
+    ++list_.total_;
+    if (!summary && list_.cost_ + cost > violation_list::max_text - summary_room) {
+      list_.text_size_ = start_;  // counted, not listed
+      list_.spent_ = true;
+      return;
+    }
+    list_.cost_ += cost;
     void* const at = list_.block_.get() + list_.count_ * sizeof(violation_list::entry);
     ::new (at) violation_list::entry{start_, keyword_, message_, list_.text_size_};
     ++list_.count_;
-    ++list_.total_;
   }
+
+  // What the summary may cost: "maxViolations", "18446744073709551615 more violations were
+  // not listed." and the JSON around them.
+  static constexpr std::size_t summary_room = 128;
 
  private:
   [[nodiscard]] std::size_t written() const noexcept { return static_cast<std::size_t>(next_ - text_); }
+  // Where the room ends: the list's, or in the message, max_message bytes past its start.
+  [[nodiscard]] char* room_end() const noexcept {
+    std::size_t end = list_.text_room_;
+    if (in_message_) end = std::min(end, message_ + violation_list::max_message - 3);  // room for "..."
+    return text_ + end;
+  }
   // The list's text begins past its entries' room: found once per block, kept here.
   void at_text() noexcept {
     text_ = list_.text();
     next_ = text_ + list_.text_size_;
-    end_ = text_ + list_.text_room_;
+    end_ = room_end();
   }
-  friend class buffer_sink<violation_sink>;
-  void grow(std::size_t more) {
-    list_.text_size_ = written();
-    list_.room_for_text(more);
-    at_text();
+  // More than the room: the list's grows, or the message is cut at its cap.
+  void put_slow(std::string_view t) {
+    if (cut_) return;
+    std::size_t ellipsis = 0;
+    if (in_message_) {
+      const std::size_t left = message_ + violation_list::max_message - 3 - written();
+      if (t.size() > left) {
+        t = t.substr(0, left);
+        cut_ = true;
+        ellipsis = 3;
+      }
+    }
+    if (t.size() + ellipsis > static_cast<std::size_t>(text_ + list_.text_room_ - next_)) {
+      list_.text_size_ = written();
+      list_.room_for_text(t.size() + ellipsis);
+      at_text();
+    }
+    copy_short(next_, t.data(), t.size());
+    next_ += t.size();
+    if (cut_) end_ = next_;  // every later part comes here, and is dropped
+  }
+  // A cut message ends at a whole code point, then "..." (put_slow kept room for the three).
+  void end_cut() noexcept {
+    const char* const begin = text_ + message_;
+    char* lead = next_;
+    while (lead > begin && next_ - lead < 4 && (static_cast<unsigned char>(lead[-1]) & 0xC0) == 0x80) --lead;
+    if (lead > begin) --lead;  // the byte that begins the last code point
+    const auto first = static_cast<unsigned char>(*lead);
+    if (next_ > begin && first >= 0xC0 && lead + utf8_sequence_length(first) > next_) next_ = lead;
+    std::memcpy(next_, "...", 3);
+    next_ += 3;
   }
 
   violation_list& list_;
   char* text_ = nullptr;
+  char* next_ = nullptr;
+  char* end_ = nullptr;
   std::size_t start_ = 0, keyword_ = 0, message_ = 0;
+  bool in_message_ = false;
+  bool cut_ = false;
 };
 }  // namespace detail
 
@@ -306,7 +416,7 @@ inline void violation_list::summarize() {
   out.end_keyword();
   out.put(std::to_string(more));
   out.put(more == 1 ? " more violation was not listed." : " more violations were not listed.");
-  out.done();
+  out.done(true);
   --total_;  // the summary is listed, not counted
   summarized_ = true;
 }

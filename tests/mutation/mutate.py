@@ -162,6 +162,27 @@ MUTATIONS = [
           "    check_length(s, length, r);\n    if (r.out.total() == before) check_format(s, text, r);")],
         ["test_decode"]),
     Mutation(
+        "indexed_choice_not_checked",
+        "a pick among many options is one of the wire values offered (found through the index)",
+        "include/elicit/impl/option_index.hpp",
+        [("      if (s.tag == tag && same_text(options_[s.position - 1].wire, wire)) return &options_[s.position - 1];",
+          "      return &options_[s.position - 1];")],
+        ["test_protocol", "test_form"]),
+    Mutation(
+        "choice_list_unbounded",
+        "a message about a choice lists at most 10 options, then how many more",
+        "include/elicit/impl/reporter.hpp",
+        [("    const std::size_t shown = s.option_count < shown_options ? s.option_count : shown_options;",
+          "    const std::size_t shown = s.option_count;")],
+        ["test_protocol"]),
+    Mutation(
+        "violation_budget_ignored",
+        "a violation list costs at most max_text: the -32602 error is bounded for any answer and form",
+        "include/elicit/violation.hpp",
+        [("    if (!summary && list_.cost_ + cost > violation_list::max_text - summary_room) {",
+          "    if (false) {")],
+        ["test_protocol"]),
+    Mutation(
         "violation_summary_lost",
         "violations past the limit are counted and summarised, not dropped",
         "include/elicit/violation.hpp",

@@ -14,6 +14,8 @@
 
 namespace elicit::detail {
 
+class option_index;  // impl/option_index.hpp
+
 // Which keywords an annotation sets: two annotations that set the same one clash.
 enum slot : unsigned {
   slot_title = 1u << 0,
@@ -113,15 +115,19 @@ struct field_spec {
   std::uint64_t enum_type = 0;
   bool titled = false;
   bool legacy_names = false;
-  bool not_secret = false;       // the author vouches that a credential-like name is no credential
-  bool runtime_options = false;  // an elicit::choice field: its options are given per request (form<F>)
+  bool not_secret = false;              // the author vouches that a credential-like name is no credential
+  bool runtime_options = false;         // an elicit::choice field: its options are given per request (form<F>)
+  const option_index* index = nullptr;  // run-time options: found by wire value through this
   default_spec def{};
 
   [[nodiscard]] constexpr bool is_select() const noexcept {
     return type == value_type::single_select || type == value_type::multi_select;
   }
-  // The choice whose enumerator has this underlying value, or nullptr.
+  // The choice whose enumerator has this underlying value, or nullptr. At once when the value
+  // is its option's position (run-time options; an enum numbered 0, 1, 2...).
   [[nodiscard]] constexpr const enum_entry* option_for(std::int64_t value) const noexcept {
+    if (value >= 0 && static_cast<std::uint64_t>(value) < option_count && options[value].value == value)
+      return &options[value];
     for (std::size_t i = 0; i < option_count; ++i)
       if (options[i].value == value) return &options[i];
     return nullptr;

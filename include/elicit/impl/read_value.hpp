@@ -12,6 +12,7 @@
 #include <elicit/formats.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
+#include <elicit/impl/option_index.hpp>
 #include <elicit/impl/reporter.hpp>
 #include <elicit/impl/value_traits.hpp>
 #include <elicit/impl/value_view.hpp>
@@ -75,23 +76,47 @@ inline void check_plain_text(const field_spec& s, std::string_view text, const r
     found->character, ": it changes the order in which the text is shown. Remove it.");
 }
 
+// Up to this many options, a wire value is found by reading them in turn; past it, through
+// an option_index.
+inline constexpr std::size_t listed_options = 8;
+
+// The option whose wire value is `wire`, or nullptr: through `index` when there is one.
+inline const enum_entry* find_option(const field_spec& s, std::string_view wire, const option_index* index) noexcept {
+  return index != nullptr ? index->find(wire) : find_choice(s, wire);
+}
+
+// The index of a field's options, when they are many: a run-time choice's, built by
+// form<F>::choices(); a large enum's, built at its first answer, once for every field of the
+// enum (they all offer enum_table<E>). Throws only std::bad_alloc.
+template <class E>
+const option_index* index_for(const field_spec& s) {
+  if (s.option_count <= listed_options) return nullptr;
+  if constexpr (std::is_enum_v<E>) {
+    if (!option_index::fits(s.option_count)) return nullptr;
+    static const option_index index(s.options, s.option_count);
+    return index.indexes(s.options, s.option_count) ? &index : nullptr;
+  } else {
+    return s.index;
+  }
+}
+
 // The option `j` names, or nothing (reported) when it names none of the field's options.
-inline const enum_entry* read_option(value_view j, const field_spec& s, const reporter& r) {
+inline const enum_entry* read_option(value_view j, const field_spec& s, const reporter& r, const option_index* index) {
   const bool text = j.is(json_kind::string);
-  const enum_entry* choice = text ? find_choice(s, j.text()) : nullptr;
+  const enum_entry* choice = text ? find_option(s, j.text(), index) : nullptr;
   if (choice == nullptr && r.out.full()) {
     r.out.omit();  // counted, not described: a long list of wrong items costs no message each
     return nullptr;
   }
   if (choice == nullptr)
-    r(text ? "enum" : "type", label_of(s), " must be one of ", choices_of{s}, "; got ", described{j}, ".");
+    r(text ? "enum" : "type", label_of(s), " must be one of ", offered_options{s}, "; got ", described{j}, ".");
   return choice;
 }
 
 // An enumerator, or a run-time choice (by its wire value), from the option it names.
 template <class E>
-std::optional<E> read_choice(value_view j, const field_spec& s, const reporter& r) {
-  const enum_entry* option = read_option(j, s, r);
+std::optional<E> read_choice(value_view j, const field_spec& s, const reporter& r, const option_index* index) {
+  const enum_entry* option = read_option(j, s, r, index);
   if (option == nullptr) return std::nullopt;
   if constexpr (std::is_same_v<E, choice>) return choice{std::string(option->wire)};
   else return static_cast<E>(option->value);
@@ -172,15 +197,17 @@ void read_value(value_view j, const field_spec& s, V& out, const reporter& r) {
       return r("format", label_of(s), " holds whole seconds; got a fraction of a second in ", described{j}, ".");
     out = t->instant;
   } else if constexpr (std::is_enum_v<V> || std::is_same_v<V, choice>) {
-    if (auto e = read_choice<V>(j, s, r)) out = std::move(*e);
+    if (auto e = read_choice<V>(j, s, r, index_for<V>(s))) out = std::move(*e);
   } else if constexpr (is_enum_container<V> || is_choice_container<V>) {
     using E = typename V::value_type;
     if (!j.is(json_kind::array)) return report_type(r, s, "a list of choices", j);
     const std::size_t before = r.out.total();
     check_items(s, j.size(), r);
     V selected;
+    const option_index* index = index_for<E>(s);
+    // A std::set takes each at its place in O(log n); a std::vector keeps repeats as they come.
     for (std::size_t i = 0; i < j.size(); ++i) {
-      if (auto e = read_choice<E>(j[i], s, r.at(i))) selected.insert(selected.end(), std::move(*e));
+      if (auto e = read_choice<E>(j[i], s, r.at(i), index)) selected.insert(selected.end(), std::move(*e));
     }
     // A std::set keeps each choice once: repeats must not make up the minimum.
     if (r.out.total() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)

@@ -78,15 +78,44 @@ struct described {
   template <class Sink>
   static void write_text(Sink& out, std::string_view text) {
     if (!is_utf8(text)) return out.put("text that is not valid UTF-8");
+    out.put("the text ");
+    write_quoted(out, text);
+  }
+  // UTF-8 text in quotes, up to 40 code points, whole ones: `"abc"`, or `"abc..."` when cut.
+  template <class Sink>
+  static void write_quoted(Sink& out, std::string_view text) {
     // Text of at most 40 bytes has at most 40 code points: shown whole, without counting them.
     std::size_t cut = text.size() <= 40 ? text.size() : 0, shown = 0;
     while (cut < text.size() && shown < 40) {
       cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
       ++shown;
     }
-    out.put("the text \"");
+    out.put('"');
     out.put(text.substr(0, cut));
     out.put(cut < text.size() ? "...\"" : "\"");
+  }
+};
+
+// The options of a select field as a message part: `"GB", "IE", "FR"`, each quoted as
+// `described` quotes a value; past shown_options, the first of them and how many more:
+// `"AD", "AE", ... "AR" (and 240 more)`. A message about a choice stays short whatever the
+// field offers: 100,000 options cost no more words than 10.
+struct offered_options {
+  const field_spec& s;
+
+  static constexpr std::size_t shown_options = 10;
+
+  template <class Sink>
+  void write(Sink& out) const {
+    const std::size_t shown = s.option_count < shown_options ? s.option_count : shown_options;
+    for (std::size_t i = 0; i < shown; ++i) {
+      if (i != 0) out.put(", ");
+      described::write_quoted(out, s.options[i].wire);
+    }
+    if (shown == s.option_count) return;
+    out.put(" (and ");
+    write_unsigned(out, s.option_count - shown);
+    out.put(" more)");
   }
 };
 
