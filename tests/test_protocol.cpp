@@ -287,13 +287,14 @@ TEST_CASE("A refused URL is shown in the error with its control characters escap
   const std::string cut = url_refusal({long_url, "Go", ""});
   CHECK(cut.size() < 400);
   CHECK_THAT(cut, Catch::EndsWith("(the first 200 of 5011 bytes)"));
+}
 
-  // ---- The size of a -32602 error (issue 26) ---------------------------------------------------
+// ---- The size of a -32602 error (issue 26) ---------------------------------------------------
 
-  namespace {
+namespace {
 
-  // 250 options, reflected (-127 to 122, inside reflection's range): a country list's size.
-  // clang-format off
+// 250 options, reflected (-127 to 122, inside reflection's range): a country list's size.
+// clang-format off
 enum class Wide250 : int {
   c000 = -127, c001, c002, c003, c004, c005, c006, c007, c008, c009, c010, c011, c012, c013, c014, c015,
   c016, c017, c018, c019, c020, c021, c022, c023, c024, c025, c026, c027, c028, c029, c030, c031, c032,
@@ -311,195 +312,176 @@ enum class Wide250 : int {
   c220, c221, c222, c223, c224, c225, c226, c227, c228, c229, c230, c231, c232, c233, c234, c235, c236,
   c237, c238, c239, c240, c241, c242, c243, c244, c245, c246, c247, c248, c249
 };
-  // clang-format on
+// clang-format on
 
-  struct Country250 {
-    elicit::field<Wide250, elicit::title<"Country">> country;
-    std::vector<Wide250> more;
-  };
+struct Country250 {
+  elicit::field<Wide250, elicit::title<"Country">> country;
+  std::vector<Wide250> more;
+};
 
-  struct ManyPicks {
-    elicit::field<std::vector<elicit::choice>, elicit::title<"Labels">> labels;
-  };
+struct ManyPicks {
+  elicit::field<std::vector<elicit::choice>, elicit::title<"Labels">> labels;
+};
 
-  // Every part a violation can grow by at once: wire names of 1,000 bytes (the pointers), a title
-  // and options of any length, text quoted back full of control characters.
-  struct Worst {
-    elicit::field<std::vector<elicit::choice>, elicit::name<"wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwww">>
-        picks;
-    elicit::field<std::vector<elicit::choice>, elicit::name<"wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                                                            "wwwwwwwwwwwwwwwwwwwwwwwwwwwy">>
-        others;
-    elicit::field<std::string,
-                  elicit::name<"wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwww"
-                               "wwwwwwwwwwwwwwwwwwwwwwwwwwwx">,
-                  elicit::max_length<1>>
-        text;
-  };
+// Every part a violation can grow by at once: wire names of 1,000 bytes (the pointers), a title
+// and options of any length, text quoted back full of control characters.
+struct Worst {
+  elicit::field<
+      std::vector<elicit::choice>,
+      elicit::name<
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwww">>
+      picks;
+  elicit::field<
+      std::vector<elicit::choice>,
+      elicit::name<
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwy">>
+      others;
+  elicit::field<
+      std::string,
+      elicit::name<
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+          "wwwwwwwwwwwwwwwwwwwwwwwwwwwx">,
+      elicit::max_length<1>>
+      text;
+};
 
-  // The -32602 error's size bound, violation.hpp: twice what the list may cost, the JSON around
-  // it, the id and the question.
-  std::size_t error_bound(const json& id, std::string_view question) {
-    return 2 * elicit::violation_list::max_text + 128 + id.dump().size() +
-           2 * elicit::detail::json_escaped_size(question);
-  }
+// The -32602 error's size bound, violation.hpp: twice what the list may cost, the JSON around
+// it, the id and the question.
+std::size_t error_bound(const json& id, std::string_view question) {
+  return 2 * elicit::violation_list::max_text + 128 + id.dump().size() +
+         2 * elicit::detail::json_escaped_size(question);
+}
 
-  // 150 wrong picks, then one right one: a multi-select answer.
-  std::string wrong_picks(std::string_view field, std::string_view right) {
-    std::string text = R"({"action":"accept","content":{")" + std::string(field) + R"(":[)";
-    for (int i = 0; i < 150; ++i) text += "\"wrong-" + std::to_string(i) + "\",";
-    return text + "\"" + std::string(right) + "\"]}}";
-  }
+// 150 wrong picks, then one right one: a multi-select answer.
+std::string wrong_picks(std::string_view field, std::string_view right) {
+  std::string text = R"({"action":"accept","content":{")" + std::string(field) + R"(":[)";
+  for (int i = 0; i < 150; ++i) text += "\"wrong-" + std::to_string(i) + "\",";
+  return text + "\"" + std::string(right) + "\"]}}";
+}
 
-  }  // namespace
+}  // namespace
 
-  TEST_CASE("a choice refused among 250 options gives a short message and a bounded error") {
-    // The reported answer: 657 bytes of wrong countries gave a 516 KB error.
-    std::string text = R"({"action":"accept","content":{"country":"XX","more":[)";
-    while (text.size() < 640) text += R"("XX",)";
-    text += R"("c249"]}})";
-    const auto r = elicit::decode<Country250>(text);
-    REQUIRE_FALSE(r.accepted());
-    const auto& v = r.violations();
-    CHECK(v[0].pointer == "/country");
-    CHECK(v[0].keyword == "enum");
-    CHECK(v[0].message == R"(Country must be one of "c000", "c001", "c002", "c003", "c004", "c005", "c006", "c007", )"
-                          R"("c008", "c009" (and 240 more); got the text "XX".)");
-    CHECK(v[1].pointer == "/more/0");
-    CHECK(v[1].message == R"(more must be one of "c000", "c001", "c002", "c003", "c004", "c005", "c006", "c007", )"
-                          R"("c008", "c009" (and 240 more); got the text "XX".)");
-    const std::string error = elicit::invalid_params_error(1, v, "country").dump();
-    CHECK(error.size() < 64 * 1024);
-    CHECK(error.size() <= error_bound(1, "country"));
-    // The options past the tenth are still offered, and accepted.
-    CHECK(elicit::decode<Country250>(R"({"action":"accept","content":{"country":"c249","more":["c123"]}})").accepted());
-  }
+TEST_CASE("a choice refused among 250 options gives a short message and a bounded error") {
+  // The reported answer: 657 bytes of wrong countries gave a 516 KB error.
+  std::string text = R"({"action":"accept","content":{"country":"XX","more":[)";
+  while (text.size() < 640) text += R"("XX",)";
+  text += R"("c249"]}})";
+  const auto r = elicit::decode<Country250>(text);
+  REQUIRE_FALSE(r.accepted());
+  const auto& v = r.violations();
+  CHECK(v[0].pointer == "/country");
+  CHECK(v[0].keyword == "enum");
+  CHECK(v[0].message == R"(Country must be one of "c000", "c001", "c002", "c003", "c004", "c005", "c006", "c007", )"
+                        R"("c008", "c009" (and 240 more); got the text "XX".)");
+  CHECK(v[1].pointer == "/more/0");
+  CHECK(v[1].message == R"(more must be one of "c000", "c001", "c002", "c003", "c004", "c005", "c006", "c007", )"
+                        R"("c008", "c009" (and 240 more); got the text "XX".)");
+  const std::string error = elicit::invalid_params_error(1, v, "country").dump();
+  CHECK(error.size() < 64 * 1024);
+  CHECK(error.size() <= error_bound(1, "country"));
+  // The options past the tenth are still offered, and accepted.
+  CHECK(elicit::decode<Country250>(R"({"action":"accept","content":{"country":"c249","more":["c123"]}})").accepted());
+}
 
-  TEST_CASE("150 wrong picks among 10,000 or 100,000 run-time choices give a bounded error") {
-    for (const std::size_t options : {std::size_t{10'000}, std::size_t{100'000}}) {
-      INFO(options << " options");
-      std::vector<elicit::offer> offered;
-      for (std::size_t i = 0; i < options; ++i)
-        offered.emplace_back("label-" + std::to_string(i), "Label number " + std::to_string(i));
-      const auto f = elicit::form<ManyPicks>().choices(&ManyPicks::labels, offered);
-      const std::string text = wrong_picks("labels", "label-" + std::to_string(options - 1));
-      for (const bool from_text : {true, false}) {
-        INFO((from_text ? "text" : "parsed"));
-        const auto r = from_text ? f.decode(text) : f.decode(json::parse(text));
-        REQUIRE_FALSE(r.accepted());
-        const auto& v = r.violations();
-        REQUIRE(v.size() == 101);  // 100 listed, then how many more
-        CHECK(v.total() == 150);
-        // Each says which value was refused, where, and which options there are.
-        CHECK(v[0].pointer == "/labels/0");
-        CHECK(v[0].keyword == "enum");
-        CHECK(v[99].pointer == "/labels/99");
-        CHECK(v[99].message == R"(Labels must be one of "label-0", "label-1", "label-2", "label-3", "label-4", )"
-                               R"("label-5", "label-6", "label-7", "label-8", "label-9" (and )" +
-                                   std::to_string(options - 10) + R"( more); got the text "wrong-99".)");
-        CHECK(v[100].message == "50 more violations were not listed.");
-        const std::string error = elicit::invalid_params_error("request-7", v, "labels").dump();
-        CHECK(error.size() < 64 * 1024);
-        CHECK(error.size() <= error_bound("request-7", "labels"));
-      }
-    }
-  }
-
-  TEST_CASE("the -32602 error stays within its bound for any form and any answer") {
-    // Options and titles of any length, with control characters; text quoted back full of them.
-    const std::string control(40, '\x01');
-    std::vector<elicit::offer> controls;
-    for (int i = 0; i < 20; ++i) controls.emplace_back(control + std::to_string(i));
-    const std::string long_title(20'000, 't');
-    const auto f = elicit::form<Worst>()
-                       .choices(&Worst::picks, {{control + std::string(5000, 'o'), "only"}})
-                       .choices(&Worst::others, controls)
-                       .title(&Worst::picks, long_title)
-                       .title(&Worst::text, long_title);
-    std::string escaped;
-    for (int i = 0; i < 40; ++i) escaped += R"(\u0001)";
-    const std::string wide(999, 'w');
-    std::string text = R"({"action":"accept","content":{")" + wide + R"(w":[)";
-    for (int i = 0; i < 1000; ++i) text += "\"" + escaped + "\",";
-    text += R"(1],")" + wide + R"(y":[)";
-    for (int i = 0; i < 1000; ++i) text += "\"" + escaped + "\",";
-    text += R"(1],")" + wide + R"(x":")" + escaped + R"("}})";
-    const std::string question(300, '\x02');
-    for (const std::size_t limit : {std::size_t{100}, elicit::violation_list::unlimited}) {
-      INFO("max_violations " << limit);
-      const auto r = f.decode(text, {.max_violations = limit});
+TEST_CASE("150 wrong picks among 10,000 or 100,000 run-time choices give a bounded error") {
+  for (const std::size_t options : {std::size_t{10'000}, std::size_t{100'000}}) {
+    INFO(options << " options");
+    std::vector<elicit::offer> offered;
+    for (std::size_t i = 0; i < options; ++i)
+      offered.emplace_back("label-" + std::to_string(i), "Label number " + std::to_string(i));
+    const auto f = elicit::form<ManyPicks>().choices(&ManyPicks::labels, offered);
+    const std::string text = wrong_picks("labels", "label-" + std::to_string(options - 1));
+    for (const bool from_text : {true, false}) {
+      INFO((from_text ? "text" : "parsed"));
+      const auto r = from_text ? f.decode(text) : f.decode(json::parse(text));
       REQUIRE_FALSE(r.accepted());
       const auto& v = r.violations();
-      REQUIRE(v.size() >= 2);
-      CHECK(v.cost() <= elicit::violation_list::max_text);
-      CHECK(v.total() >= 2003);  // every item and the text counted
-      // A message cut at its cap says so, and stays UTF-8 (dump() would throw otherwise).
-      CHECK(v[0].pointer == "/" + wide + "w/0");
-      CHECK(v[0].message.size() <= elicit::violation_list::max_message);
-      CHECK(v[0].message.substr(v[0].message.size() - 3) == "...");
-      CHECK(v[v.size() - 1].keyword == "maxViolations");
-      const json id = std::string(50, 'i');
-      const std::string error = elicit::invalid_params_error(id, v, question).dump();
-      CHECK(error.size() <= error_bound(id, question));
+      REQUIRE(v.size() == 101);  // 100 listed, then how many more
+      CHECK(v.total() == 150);
+      // Each says which value was refused, where, and which options there are.
+      CHECK(v[0].pointer == "/labels/0");
+      CHECK(v[0].keyword == "enum");
+      CHECK(v[99].pointer == "/labels/99");
+      CHECK(v[99].message == R"(Labels must be one of "label-0", "label-1", "label-2", "label-3", "label-4", )"
+                             R"("label-5", "label-6", "label-7", "label-8", "label-9" (and )" +
+                                 std::to_string(options - 10) + R"( more); got the text "wrong-99".)");
+      CHECK(v[100].message == "50 more violations were not listed.");
+      const std::string error = elicit::invalid_params_error("request-7", v, "labels").dump();
+      CHECK(error.size() < 64 * 1024);
+      CHECK(error.size() <= error_bound("request-7", "labels"));
     }
-    // The options with control characters, quoted back: 40 code points each at most.
-    const auto others = f.decode(R"({"action":"accept","content":{")" + wide + R"(y":[")" + escaped + R"(x"]}})");
-    REQUIRE(others.violations().size() >= 1);
-    const auto found = std::find_if(others.violations().begin(), others.violations().end(),
-                                    [&](const auto& x) { return x.pointer == "/" + wide + "y/0"; });
-    REQUIRE(found != others.violations().end());
-    CHECK(found->message.find("\"" + control + "...\", \"" + control + "...\"") != std::string_view::npos);
-    CHECK(found->message.find("(and 10 more); got the text \"" + control + "...\".") != std::string_view::npos);
   }
+}
+
+TEST_CASE("the -32602 error stays within its bound for any form and any answer") {
+  // Options and titles of any length, with control characters; text quoted back full of them.
+  const std::string control(40, '\x01');
+  std::vector<elicit::offer> controls;
+  for (int i = 0; i < 20; ++i) controls.emplace_back(control + std::to_string(i));
+  const std::string long_title(20'000, 't');
+  const auto f = elicit::form<Worst>()
+                     .choices(&Worst::picks, {{control + std::string(5000, 'o'), "only"}})
+                     .choices(&Worst::others, controls)
+                     .title(&Worst::picks, long_title)
+                     .title(&Worst::text, long_title);
+  std::string escaped;
+  for (int i = 0; i < 40; ++i) escaped += R"(\u0001)";
+  const std::string wide(999, 'w');
+  std::string text = R"({"action":"accept","content":{")" + wide + R"(w":[)";
+  for (int i = 0; i < 1000; ++i) text += "\"" + escaped + "\",";
+  text += R"(1],")" + wide + R"(y":[)";
+  for (int i = 0; i < 1000; ++i) text += "\"" + escaped + "\",";
+  text += R"(1],")" + wide + R"(x":")" + escaped + R"("}})";
+  const std::string question(300, '\x02');
+  for (const std::size_t limit : {std::size_t{100}, elicit::violation_list::unlimited}) {
+    INFO("max_violations " << limit);
+    const auto r = f.decode(text, {.max_violations = limit});
+    REQUIRE_FALSE(r.accepted());
+    const auto& v = r.violations();
+    REQUIRE(v.size() >= 2);
+    CHECK(v.cost() <= elicit::violation_list::max_text);
+    CHECK(v.total() >= 2003);  // every item and the text counted
+    // A message cut at its cap says so, and stays UTF-8 (dump() would throw otherwise).
+    CHECK(v[0].pointer == "/" + wide + "w/0");
+    CHECK(v[0].message.size() <= elicit::violation_list::max_message);
+    CHECK(v[0].message.substr(v[0].message.size() - 3) == "...");
+    CHECK(v[v.size() - 1].keyword == "maxViolations");
+    const json id = std::string(50, 'i');
+    const std::string error = elicit::invalid_params_error(id, v, question).dump();
+    CHECK(error.size() <= error_bound(id, question));
+  }
+  // The options with control characters, quoted back: 40 code points each at most.
+  const auto others = f.decode(R"({"action":"accept","content":{")" + wide + R"(y":[")" + escaped + R"(x"]}})");
+  REQUIRE(others.violations().size() >= 1);
+  const auto found = std::find_if(others.violations().begin(), others.violations().end(),
+                                  [&](const auto& x) { return x.pointer == "/" + wide + "y/0"; });
+  REQUIRE(found != others.violations().end());
+  CHECK(found->message.find("\"" + control + "...\", \"" + control + "...\"") != std::string_view::npos);
+  CHECK(found->message.find("(and 10 more); got the text \"" + control + "...\".") != std::string_view::npos);
+}
