@@ -120,7 +120,7 @@ test_all() {
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize -LE browser
   # Key rotation while other threads seal and open (tests/test_state_concurrency.cpp) under
   # ThreadSanitizer, which fails it on the first data race: its one small executable, built
-  # alone (20 s on two cores, the run under a second).
+  # alone (24 s of CPU: 20 s on two idle cores, 2 min on busy ones; the run 1 s).
   phase "tsan: configure"
   cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_WERROR=ON \
     "-DCMAKE_CXX_FLAGS=-fsanitize=thread -fno-omit-frame-pointer" -DELICIT_BUILD_SAMPLES=OFF \

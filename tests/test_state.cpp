@@ -12,7 +12,10 @@
 
 #include <array>
 #include <chrono>
+#include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using elicit::state_error;
@@ -37,11 +40,21 @@ struct Session {
 
 const auto t0 = std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'000));
 
+// 32 bytes from a 64-bit mixing generator: no pattern, strong enough for a key.
 elicit::state_key secret(unsigned char seed) {
   std::array<unsigned char, 32> bytes{};
-  for (std::size_t i = 0; i < bytes.size(); ++i)
-    bytes[i] = static_cast<unsigned char>(seed * 31 + i * 7 + (i * i) % 13);
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
+  for (unsigned char& b : bytes) {
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9u;
+    x ^= x >> 29;
+    b = static_cast<unsigned char>(x >> 56);
+  }
   return elicit::state_key::from_bytes(bytes);
+}
+
+std::span<const unsigned char> bytes_of(std::string_view text) {
+  return {reinterpret_cast<const unsigned char*>(text.data()), text.size()};
 }
 
 elicit::key_ring ring_of(std::initializer_list<std::pair<const char*, unsigned char>> keys) {
@@ -386,6 +399,62 @@ TEST_CASE("weak secrets and malformed key ids are refused", "[state]") {
   CHECK(elicit::state_key::from_text(generated.to_text()).to_text() == generated.to_text());
 }
 
+TEST_CASE("a secret that repeats a pattern, steps in a pattern or has little entropy is refused", "[state]") {
+  const auto refused = [](std::string_view text) {
+    INFO('"' << text << '"');
+    elicit::key_ring ring;
+    CHECK_THROWS_AS(ring.add("k", bytes_of(text)), std::invalid_argument);
+    CHECK_FALSE(ring.contains("k"));
+    return elicit::detail::weak_secret(bytes_of(text)) != nullptr;
+  };
+  const auto repeat = [](std::string_view block, std::size_t times) {
+    std::string out;
+    for (std::size_t i = 0; i < times; ++i) out += block;
+    return out;
+  };
+  // Periodic: two or more copies of a block, the last maybe cut.
+  CHECK(refused(repeat("01234567", 4)));
+  CHECK(refused(repeat("Password1", 4)));
+  CHECK(refused(repeat("Password1", 4).substr(0, 32)));
+  CHECK(refused(repeat("Zq8#vL2!mW4$pR7&", 2)));  // a strong-looking block, twice
+  CHECK(refused(repeat("correct horse battery staple", 2)));
+  // Steps that repeat: ascending or descending runs, a constant or periodic stride.
+  std::string run, evens, down, strided;
+  for (int i = 0; i < 32; ++i) {
+    run += static_cast<char>('A' + i);
+    evens += static_cast<char>('0' + 2 * i);
+    down += static_cast<char>('z' - i);
+    strided += static_cast<char>('a' + 5 * (i / 2) + (i % 2) * 17);
+  }
+  CHECK(refused(run));
+  CHECK(refused(evens));
+  CHECK(refused(down));
+  CHECK(refused(strided));
+  // Little entropy (under 3 bits a byte), in the bytes or in their steps.
+  CHECK(refused("abcdefghijklmnopqrstuvwxyz012345"));  // a run, broken once: its steps are all but one 1
+  CHECK(refused("abcdefghijklmnopqrstuvwxyzabcdef"));
+  CHECK(refused("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"));
+  CHECK(refused("0123456789012345678901234567890123456789"));
+  CHECK(refused(std::string(31, 'x') + "y" + std::string(31, 'x')));
+  std::string seven(64, 'a');
+  for (std::size_t i = 0; i < seven.size(); ++i) seven[i] = "ghjkmnp"[(i * i + 3 * i) % 7];
+  CHECK(refused(seven));  // 7 distinct bytes, in no period
+  CHECK(refused(std::string(4096, '\0')));
+
+  // What passes: a passphrase, the hex or base64url of random bytes, generated keys.
+  elicit::key_ring ring;
+  CHECK_NOTHROW(ring.add("phrase", bytes_of("correct horse battery staple, then some")));
+  CHECK_NOTHROW(ring.add("hex", bytes_of("3f9a1c7e5b20d84e6a0f2c9b7d13e58a")));
+  CHECK_NOTHROW(ring.add("text", bytes_of(elicit::state_key::generate().to_text())));
+  std::size_t weak = 0;
+  for (int i = 0; i < 20'000; ++i) {
+    const auto key = elicit::state_key::generate();
+    weak += elicit::detail::weak_secret(key.bytes()) != nullptr ? 1 : 0;
+    if (i % 1000 == 0) CHECK(elicit::state_key::from_text(key.to_text()).to_text() == key.to_text());
+  }
+  CHECK(weak == 0);
+}
+
 TEST_CASE("with a replay store, a state opens once", "[state]") {
   const auto ring = ring_of({{"k1", 1}});
   elicit::memory_replay_guard seen(2);
@@ -423,5 +492,17 @@ TEST_CASE("a state that would not open again is refused when sealed", "[state]")
   };
   const auto ring = ring_of({{"k1", 1}});
   CHECK_THROWS_AS(elicit::seal(Bounded{{4}}, ring, here), std::invalid_argument);
+  // seal throws only what it says: text that is not UTF-8 is a state that would not open again.
+  for (const char* text : {"\xff", "caf\xc3", "\xc0\xaf", "\xed\xa0\x80", "ok \xf4\x90\x80\x80"}) {
+    INFO(text);
+    CHECK_THROWS_AS(elicit::seal(Session{text}, ring, here), std::invalid_argument);
+    CHECK_THROWS_AS(elicit::seal(Progress{text, 1, {}}, ring, here), std::invalid_argument);
+  }
+  CHECK_THROWS_WITH(elicit::seal(Session{"\xff"}, ring, here), Catch::Contains("UTF-8"));
+  CHECK(elicit::open<Session>(elicit::seal(Session{"caf\xc3\xa9"}, ring, here, 1min, t0), ring, here, at(t0))
+            ->access_token == "caf\xc3\xa9");
+  CHECK_THROWS_AS(elicit::seal(Session{std::string(48 * 1024, 'x')}, ring, here), std::length_error);
+  CHECK_NOTHROW(elicit::seal(Session{std::string(48 * 1024 - 20, 'x')}, ring, here));
+  CHECK_THROWS_AS(elicit::seal(Session{"x"}, elicit::key_ring{}, here), std::logic_error);
   CHECK(elicit::open<Bounded>(elicit::seal(Bounded{{2}}, ring, here, 1min, t0), ring, here, at(t0))->step == 2);
 }

@@ -41,6 +41,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -155,15 +156,58 @@ inline std::array<unsigned char, 32> derive_key(std::span<const unsigned char> s
   return key;
 }
 
-// Why a secret is too weak to seal with, or nothing: shorter than 32 bytes, or so repetitive
-// (all zero, one byte repeated, a short pattern) that it is no secret.
+// The shortest period of `v`: the least p with v[i] == v[i + p] for every i < size - p. It is the
+// size less the longest border (a prefix that is also a suffix), found in O(size) as
+// Knuth-Morris-Pratt does.
+inline std::size_t shortest_period(std::span<const unsigned char> v) {
+  if (v.empty()) return 0;
+  std::vector<std::size_t> border(v.size(), 0);
+  for (std::size_t i = 1, k = 0; i < v.size(); ++i) {
+    while (k > 0 && v[i] != v[k]) k = border[k - 1];
+    if (v[i] == v[k]) ++k;
+    border[i] = k;
+  }
+  return v.size() - border.back();
+}
+
+// The Shannon entropy of the bytes' histogram, in bits a byte: 0 for one byte repeated, 3 for
+// eight bytes equally often, at most 8.
+inline double entropy_per_byte(std::span<const unsigned char> v) {
+  std::array<std::size_t, 256> count{};
+  for (unsigned char b : v) ++count[b];
+  const auto n = static_cast<double>(v.size());
+  double sum = 0;  // of c log2 c
+  for (std::size_t c : count)
+    if (c > 1) sum += static_cast<double>(c) * std::log2(static_cast<double>(c));
+  return std::log2(n) - sum / n;
+}
+
+// Why a secret is too weak to seal with, or nothing. The rule: a secret is refused when
+//   - it is shorter than 32 bytes; or when its bytes, or its steps (the differences between
+//     neighbouring bytes, modulo 256: one fewer), are
+//   - periodic with a period of at most half their length: two or more copies of one block,
+//     the last maybe cut (all zero, "01234567" x 4, "Password1" x 4, any block twice; in the
+//     steps: runs such as "abcdef...", "02468...", "zyx...", strides that repeat); or
+//   - of under 3 bits of entropy a byte (Shannon, of their histogram; 3 is eight values equally
+//     often): few distinct bytes, or a few that dominate ("aaaa...ab"; in the steps, a run
+//     broken once, "abc...xyz012345").
+// 32 random bytes are refused with a probability under 2^-83 (the entropy rules; the periods
+// 2^-127): state_key::generate() draws again then, so a generated key always passes.
 inline const char* weak_secret(std::span<const unsigned char> secret) {
   if (secret.size() < 32) return "a secret for sealing state must be at least 32 bytes";
-  std::array<bool, 256> seen{};
-  std::size_t distinct = 0;
-  for (unsigned char b : secret) distinct += seen[b] ? 0 : (seen[b] = true, 1);
-  if (distinct < 8)
-    return "the secret repeats too few distinct bytes (all zero, or a short pattern): use state_key::generate()";
+  std::vector<unsigned char> steps(secret.size() - 1);
+  for (std::size_t i = 0; i + 1 < secret.size(); ++i) steps[i] = static_cast<unsigned char>(secret[i + 1] - secret[i]);
+  if (2 * shortest_period(secret) <= secret.size())
+    return "the secret is a shorter block repeated (all zero, \"Password1\" x 4...): use state_key::generate()";
+  if (2 * shortest_period(steps) <= steps.size())
+    return "the secret is a run whose steps repeat (\"abcdef...\", \"02468...\"): use state_key::generate()";
+  constexpr double least_bits = 3.0 - 1e-9;  // eight values equally often pass, rounding aside
+  if (entropy_per_byte(secret) < least_bits)
+    return "the secret has under 3 bits of entropy a byte (too few distinct bytes, or a few that dominate): use "
+           "state_key::generate()";
+  if (entropy_per_byte(steps) < least_bits)
+    return "the secret's steps from byte to byte have under 3 bits of entropy (a run, broken here and there): use "
+           "state_key::generate()";
   return nullptr;
 }
 
@@ -175,11 +219,16 @@ class state_key {
  public:
   static constexpr std::size_t size = 32;
 
-  // Throws std::runtime_error when OpenSSL has no random bytes to give.
+  // A key that detail::weak_secret passes (it draws again in the rare case, under 2^-83, that
+  // random bytes look weak), so that from_text always reads back its to_text. Throws
+  // std::runtime_error when OpenSSL has no random bytes to give.
   [[nodiscard]] static state_key generate() {
     state_key k;
-    const auto bytes = detail::random_bytes(size);
-    std::memcpy(k.bytes_.data(), bytes.data(), size);
+    do {
+      auto bytes = detail::random_bytes(size);
+      std::memcpy(k.bytes_.data(), bytes.data(), size);
+      OPENSSL_cleanse(bytes.data(), bytes.size());
+    } while (detail::weak_secret(k.bytes_) != nullptr);
     return k;
   }
   // Throws std::invalid_argument when `bytes` are not 32, or are too weak (detail::weak_secret).
@@ -642,9 +691,11 @@ inline std::chrono::system_clock::time_point time_at(std::int64_t s) noexcept {
 
 // Seals `state` into an opaque requestState, for the place `binding` names, with the ring's
 // sealing key, valid for `time_to_live` from `now` (in whole seconds; a time to live past the
-// end of the clock lasts to its end, a negative one is none: the state opens within the skew). Throws
-// std::invalid_argument for a state that breaks its own rules (it would not open again), std::length_error for one of
-// more than 48 KiB of JSON, std::logic_error for a ring with no key, std::runtime_error when OpenSSL fails.
+// end of the clock lasts to its end, a negative one is none: the state opens within the skew).
+// Throws std::invalid_argument for a state that breaks its own rules or holds text that is not
+// UTF-8 (it would not open again), std::length_error for one of more than 48 KiB of JSON,
+// std::logic_error for a ring with no key, std::runtime_error when OpenSSL fails, std::bad_alloc;
+// nothing else.
 template <class State>
 [[nodiscard]] std::string seal(const State& state, const key_ring& ring, const state_binding& binding,
                                std::chrono::seconds time_to_live = std::chrono::minutes(15),
@@ -654,13 +705,19 @@ template <class State>
   const std::optional<key_ring::key> key = ring.sealing_key();  // the id and the key of one snapshot
   if (!key) throw std::logic_error("elicit::seal: the key ring has no key; add one first");
   const auto json = to_content(state);
-  // A state that would not open again (a bound it breaks, text that is not UTF-8) is refused here.
-  if (const decoded<State> check = decode_content<State>(
-          dependent_t<State, nlohmann::json>::parse(  // named through State: the parser is compiled where used
-              json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
-      !check)
+  // A state that would not open again (text that is not UTF-8, a bound it breaks) is refused
+  // here, as std::invalid_argument: the JSON library's own errors never pass through.
+  std::string content;
+  try {
+    content = json.dump();
+  } catch (const nlohmann::json::type_error& e) {
+    throw std::invalid_argument(message("elicit::seal: the state holds text that is not UTF-8 (", e.what(), ")"));
+  }
+  // Named through State: the parser is compiled where used. Not throwing: it reads what dump wrote.
+  const auto reread = dependent_t<State, nlohmann::json>::parse(content, nullptr, false);
+  if (reread.is_discarded()) throw std::invalid_argument("elicit::seal: the state's JSON does not read back");
+  if (const decoded<State> check = decode_content<State>(reread); !check)
     throw std::invalid_argument(fmt::format("elicit::seal: the state breaks its own rules: {}", check.violations()));
-  const std::string content = json.dump();
   if (content.size() > max_state_bytes)
     throw std::length_error(message("elicit::seal: the state is ", content.size(), " bytes of JSON, more than 48 KiB"));
   // In seconds, saturated (detail::seconds_of): no time to live overflows, a negative one is none.

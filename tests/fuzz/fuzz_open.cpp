@@ -64,10 +64,16 @@ const auto sealed_at = std::chrono::system_clock::time_point(std::chrono::second
 constexpr auto time_to_live = 10min;
 constexpr std::chrono::seconds skew = 30s;
 
-// 32 fixed bytes with many distinct values: strong enough for key_ring::add.
+// 32 fixed bytes from a 64-bit mixing generator, in no pattern: strong enough for key_ring::add.
 std::array<unsigned char, 32> secret(unsigned char seed) {
   std::array<unsigned char, 32> s{};
-  for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<unsigned char>(seed + 37 * i + (i * i) % 11);
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
+  for (unsigned char& b : s) {
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9u;
+    x ^= x >> 29;
+    b = static_cast<unsigned char>(x >> 56);
+  }
   return s;
 }
 
