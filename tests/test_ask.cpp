@@ -3,6 +3,8 @@
 // comes of it. Every expectation is written out by hand.
 #include "../samples/forms.hpp"
 
+#include "ask_script.hpp"
+
 #include <elicit/ask.hpp>
 
 #include <catch2/catch.hpp>
@@ -197,4 +199,103 @@ TEST_CASE("reask_message: one line per violation, in its own words", "[ask]") {
   const elicit::violation_list one({{"/n", "minimum", "Guests must be at least 1; got 0."}});
   CHECK(elicit::reask_message("How many?", one) ==
         "How many?\n\nPlease correct this:\n- Guests must be at least 1; got 0.");
+}
+
+// The core, driven by hand: the scripted cases, then what only a driver that holds the loop sees.
+namespace {
+
+ask_script::run drive_core(const std::vector<json>& replies) {
+  elicit::ask_loop<DeliveryAddress> loop(question);
+  std::vector<ordered_json> sent;
+  while (!loop.done()) {
+    sent.push_back(loop.params());
+    if (sent.size() > replies.size()) throw std::logic_error("the client was asked more often than scripted");
+    loop.take(replies[sent.size() - 1]);
+  }
+  return {std::move(loop).result(), std::move(sent)};
+}
+
+}  // namespace
+
+TEST_CASE("ask_loop: the scripted cases, driven by hand", "[ask][ask_loop]") {
+  for (const auto& c : ask_script::cases()) {
+    DYNAMIC_SECTION(c.name) { c.check(drive_core(c.replies)); }
+  }
+}
+
+TEST_CASE("ask: the scripted cases, through the blocking loop", "[ask]") {
+  for (const auto& c : ask_script::cases()) {
+    DYNAMIC_SECTION(c.name) {
+      scripted_client client{c.replies};
+      auto asked = elicit::ask<DeliveryAddress>(std::ref(client), question);
+      c.check({std::move(asked), client.sent});
+    }
+  }
+}
+
+TEST_CASE("ask_loop: its state is explicit: what is asked, the attempt, the last answer", "[ask][ask_loop]") {
+  elicit::ask_loop<DeliveryAddress> loop(question, {.max_attempts = 2});
+  CHECK_FALSE(loop.done());
+  CHECK(loop.attempt() == 1);
+  CHECK(loop.max_attempts() == 2);
+  CHECK(loop.message() == question);
+  CHECK(loop.last_answer() == nullptr);
+  CHECK(loop.params() == loop.params());      // the same params each time: a driver may send them again
+  CHECK_FALSE(loop.params().contains("id"));  // no JSON-RPC id: the driver numbers its requests
+  loop.take(accepted({{"street", "1 High St"}, {"city", "London"}, {"postcode", "X"}, {"country_code", "GB"}}));
+  CHECK_FALSE(loop.done());
+  CHECK(loop.attempt() == 2);
+  CHECK(loop.first_message() == question);
+  CHECK(loop.message() ==
+        "Where should the parcel go?\n\nPlease correct this:\n- Postcode must be at least 5 characters long; got 1 "
+        "character.");
+  REQUIRE(loop.last_answer() != nullptr);
+  CHECK(loop.last_answer()->outcome() == elicit::outcome::invalid);
+  CHECK(loop.params()["requestedSchema"]["properties"]["city"]["default"] == "London");
+  CHECK_THROWS_WITH(loop.result(), Catch::Contains("not done"));
+}
+
+TEST_CASE("ask_loop: the server stops it mid-wait, with an outcome of its own", "[ask][ask_loop]") {
+  SECTION("cancelled before any reply") {
+    elicit::ask_loop<DeliveryAddress> loop(question);
+    loop.stop(elicit::stop_reason::cancelled);
+    REQUIRE(loop.done());
+    const auto asked = loop.result();
+    CHECK(asked.outcome() == elicit::outcome::stopped);
+    CHECK(asked.stop_reason() == elicit::stop_reason::cancelled);
+    CHECK_FALSE(asked.accepted());
+    CHECK(asked.attempts() == 1);
+    CHECK_FALSE(asked.error());
+    CHECK_THROWS_WITH(asked.value(), "elicit: no answer: the server stopped waiting (cancelled)");
+  }
+  SECTION("timed out on the second form: the last answer is kept") {
+    elicit::ask_loop<DeliveryAddress> loop(question);
+    loop.take(accepted({{"street", 42}, {"city", "London"}, {"postcode", "SW1A 1AA"}, {"country_code", "GB"}}));
+    loop.stop(elicit::stop_reason::timed_out);
+    const auto asked = std::move(loop).result();
+    CHECK(asked.outcome() == elicit::outcome::stopped);
+    CHECK(asked.stop_reason() == elicit::stop_reason::timed_out);
+    CHECK(asked.attempts() == 2);
+    REQUIRE(asked.violations().size() == 1);
+    CHECK(asked.violations()[0].pointer == "/street");
+    CHECK_THROWS_WITH(asked.value(), "elicit: no answer: the server stopped waiting (timed out)");
+  }
+  SECTION("a stop after the answer changes nothing; a reply after the stop is refused") {
+    elicit::ask_loop<DeliveryAddress> loop(question);
+    loop.take(accepted(good_address));
+    loop.stop(elicit::stop_reason::cancelled);
+    CHECK(loop.result().outcome() == elicit::outcome::accepted);
+    elicit::ask_loop<DeliveryAddress> stopped(question);
+    stopped.stop(elicit::stop_reason::cancelled);
+    CHECK_THROWS_WITH(stopped.take(accepted(good_address)), Catch::Contains("late reply"));
+    CHECK_THROWS_WITH(stopped.params(), Catch::Contains("done"));
+    CHECK(stopped.result().outcome() == elicit::outcome::stopped);
+  }
+}
+
+TEST_CASE("ask_loop: what a waiting loop holds", "[ask][ask_loop]") {
+  // The figure docs/protocol.md gives: the loop itself, without the heap of its strings (the
+  // message, twice) and of a run-time form. A bound, not a speed: far under the 8 KB a waiting
+  // question may cost.
+  CHECK(sizeof(elicit::ask_loop<DeliveryAddress>) <= 512);
 }

@@ -51,7 +51,8 @@ enum class action {
 };
 
 // What came of a question, in one word: the action, with an accepted answer split into valid
-// and invalid, and "missing" for a question that was not answered at all (InputResponses).
+// and invalid, "missing" for a question that was not answered at all (InputResponses), and two
+// that only the ask loop gives (ask.hpp): the client's error, and the server's own stop.
 enum class outcome {
   accepted,   // accept, and the content met every rule
   invalid,    // accept with content that broke a rule, or a malformed result
@@ -59,6 +60,7 @@ enum class outcome {
   cancelled,  // cancel
   missing,    // no answer under the question's key
   error,      // the client answered the request with a JSON-RPC error (ask(): not the user's doing)
+  stopped,    // the server stopped waiting: the call was cancelled or timed out (ask_loop::stop; not the user's cancel)
 };
 
 // Thrown by value() when there is no valid answer to give.

@@ -1,0 +1,277 @@
+// elicit::async_ask on an io_context, single-threaded, with a scripted async client: the same
+// cases as the core and the blocking loop (tests/ask_script.hpp), then what only a coroutine
+// has: a cancellation mid-wait (a cancellation slot, and a timer raced with `||`), the timeout,
+// and what a waiting question holds on the heap. Every run is bounded: run_for, never run.
+#include "ask_script.hpp"
+
+#include <elicit/asio.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <malloc.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <variant>
+#include <vector>
+
+// The heap in use, counted, to measure what a waiting question holds (single-threaded here).
+namespace {
+std::atomic<std::size_t> heap_in_use{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) throw std::bad_alloc();
+  heap_in_use += malloc_usable_size(p);
+  return p;
+}
+void operator delete(void* p) noexcept {
+  if (p == nullptr) return;
+  heap_in_use -= malloc_usable_size(p);
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+
+namespace asio = boost::asio;
+using ask_script::accepted;
+using ask_script::DeliveryAddress;
+using ask_script::good_address;
+using ask_script::question;
+using nlohmann::json;
+using nlohmann::ordered_json;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A reply the client never sends: it waits until it is cancelled.
+const json hang = json::binary({});
+
+// A client that answers each elicitation/create, on a later turn of the event loop, with the
+// next of its replies; keeps what it was sent, and counts the sends still waiting.
+struct async_client {
+  explicit async_client(std::vector<json> r) : replies(std::move(r)) {}
+
+  std::vector<json> replies;
+  std::vector<ordered_json> sent;
+  int waiting = 0;
+
+  asio::awaitable<json> send(ordered_json params) {
+    sent.push_back(std::move(params));
+    if (sent.size() > replies.size()) throw std::logic_error("the client was asked more often than scripted");
+    const json reply = replies[sent.size() - 1];
+    struct wait_entry {
+      int& count;
+      explicit wait_entry(int& c) : count(c) { ++count; }
+      ~wait_entry() { --count; }
+      wait_entry(const wait_entry&) = delete;
+      wait_entry& operator=(const wait_entry&) = delete;
+    } entry(waiting);
+    const auto executor = co_await asio::this_coro::executor;
+    co_await asio::post(executor, asio::use_awaitable);  // a real reply comes later
+    if (reply == hang) {
+      asio::steady_timer never(executor, asio::steady_timer::time_point::max());
+      co_await never.async_wait(asio::use_awaitable);  // throws operation_aborted when cancelled
+    }
+    co_return reply;
+  }
+  auto sender() {
+    return [this](ordered_json params) { return send(std::move(params)); };
+  }
+};
+
+using result_t = elicit::ask_result<DeliveryAddress>;
+
+// Runs `ask` to its end on `io`, with `signal`'s slot bound, bounded in time.
+std::optional<result_t> run(asio::io_context& io, asio::awaitable<result_t> ask,
+                            asio::cancellation_signal* signal = nullptr, std::exception_ptr* failure = nullptr) {
+  std::optional<result_t> out;
+  auto body = [](asio::awaitable<result_t> a, std::optional<result_t>& o) -> asio::awaitable<void> {
+    o.emplace(co_await std::move(a));
+  };
+  auto done = [failure](std::exception_ptr e) {
+    if (failure != nullptr) *failure = e;
+    else if (e) std::rethrow_exception(e);
+  };
+  if (signal != nullptr)
+    asio::co_spawn(io, body(std::move(ask), out), asio::bind_cancellation_slot(signal->slot(), done));
+  else asio::co_spawn(io, body(std::move(ask), out), done);
+  io.run_for(5s);
+  return out;
+}
+
+ask_script::run drive_async(const std::vector<json>& replies, elicit::async_ask_options options = {}) {
+  asio::io_context io;
+  async_client client{replies};
+  auto out = run(io, elicit::async_ask<DeliveryAddress>(client.sender(), question, options));
+  REQUIRE(out);
+  CHECK(client.waiting == 0);
+  return {std::move(*out), std::move(client.sent)};
+}
+
+}  // namespace
+
+TEST_CASE("async_ask: the scripted cases, on an io_context", "[asio]") {
+  for (const auto& c : ask_script::cases()) {
+    DYNAMIC_SECTION(c.name) { c.check(drive_async(c.replies)); }
+  }
+}
+
+TEST_CASE("async_ask: the scripted cases, with a timeout that does not run out", "[asio]") {
+  for (const auto& c : ask_script::cases()) {
+    DYNAMIC_SECTION(c.name) { c.check(drive_async(c.replies, {.timeout = 10s})); }
+  }
+}
+
+TEST_CASE("async_ask: a cancellation mid-wait ends it with outcome stopped, and frees the wait", "[asio]") {
+  const bool with_timeout = GENERATE(false, true);  // the plain wait, and the one raced with a timer
+  CAPTURE(with_timeout);
+  asio::io_context io;
+  async_client client{{accepted({{"street", 42}}), hang}};
+  asio::cancellation_signal signal;
+  int waiting_at_cancel = -1;
+  // Cancels as the notifications/cancelled of the tool call would: once the second form waits.
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        while (client.waiting == 0 || client.sent.size() < 2) co_await asio::post(io, asio::use_awaitable);
+        waiting_at_cancel = client.waiting;
+        signal.emit(asio::cancellation_type::terminal);
+      },
+      asio::detached);
+  elicit::async_ask_options options;
+  if (with_timeout) options.timeout = 10s;
+  auto out = run(io, elicit::async_ask<DeliveryAddress>(client.sender(), question, options), &signal);
+  CHECK(waiting_at_cancel == 1);
+  REQUIRE(out);
+  CHECK(out->outcome() == elicit::outcome::stopped);
+  CHECK(out->stop_reason() == elicit::stop_reason::cancelled);
+  CHECK(out->attempts() == 2);
+  CHECK_FALSE(out->violations().empty());  // the last answer, kept
+  CHECK(client.waiting == 0);              // the waiting send is gone
+  CHECK(io.stopped());                     // nothing left to run: no 10 s timer kept
+}
+
+TEST_CASE("async_ask: raced with a timer by `||`, the ask is cancelled and its wait freed", "[asio]") {
+  asio::io_context io;
+  async_client client{{hang}};
+  std::optional<std::size_t> winner;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        using namespace asio::experimental::awaitable_operators;
+        asio::steady_timer timer(io, 20ms);
+        auto first = co_await (elicit::async_ask<DeliveryAddress>(client.sender(), question) ||
+                               timer.async_wait(asio::use_awaitable));
+        winner = first.index();
+      },
+      asio::detached);
+  io.run_for(5s);
+  CHECK(winner == 1u);
+  CHECK(client.sent.size() == 1);
+  CHECK(client.waiting == 0);
+}
+
+TEST_CASE("async_ask: the timeout ends a wait with outcome stopped, reason timed_out", "[asio]") {
+  SECTION("on the first form") {
+    const auto r = drive_async({hang}, {.timeout = 20ms});
+    CHECK(r.result.outcome() == elicit::outcome::stopped);
+    CHECK(r.result.stop_reason() == elicit::stop_reason::timed_out);
+    CHECK(r.result.attempts() == 1);
+    CHECK_THROWS_WITH(r.result.value(), "elicit: no answer: the server stopped waiting (timed out)");
+  }
+  SECTION("each form gets its own time: an invalid answer, then no answer") {
+    const auto r = drive_async(
+        {accepted({{"street", "1 High St"}, {"city", "London"}, {"postcode", "X"}, {"country_code", "GB"}}), hang},
+        {.timeout = 20ms});
+    CHECK(r.result.outcome() == elicit::outcome::stopped);
+    CHECK(r.result.stop_reason() == elicit::stop_reason::timed_out);
+    CHECK(r.result.attempts() == 2);
+    REQUIRE(r.sent.size() == 2);
+    CHECK(r.sent[1]["requestedSchema"]["properties"]["street"]["default"] == "1 High St");
+  }
+}
+
+TEST_CASE("async_ask: what send throws goes through, an operation_aborted of its own included", "[asio]") {
+  asio::io_context io;
+  std::exception_ptr failure;
+  auto aborts = [](ordered_json) -> asio::awaitable<json> {
+    throw boost::system::system_error(asio::error::operation_aborted);  // the transport's, not a cancellation
+    co_return json{};
+  };
+  auto out = run(io, elicit::async_ask<DeliveryAddress>(aborts, question), nullptr, &failure);
+  CHECK_FALSE(out);
+  REQUIRE(failure);
+  CHECK_THROWS_AS(std::rethrow_exception(failure), boost::system::system_error);
+  auto fails = [](ordered_json) -> asio::awaitable<json> {
+    throw std::runtime_error("connection lost");
+    co_return json{};
+  };
+  asio::io_context io2;
+  failure = nullptr;
+  CHECK_FALSE(run(io2, elicit::async_ask<DeliveryAddress>(fails, question, {.timeout = 10s}), nullptr, &failure));
+  REQUIRE(failure);
+  CHECK_THROWS_WITH(std::rethrow_exception(failure), "connection lost");
+}
+
+TEST_CASE("async_ask: what a waiting question holds on the heap", "[asio]") {
+  // A transport as a server has one: it writes the params (here: to text, then drops them) and
+  // waits for the reply; the wait is a timer that only a cancellation ends.
+  asio::io_context io;
+  int sends_waiting = 0;
+  std::size_t written = 0;
+  auto send = [&](ordered_json params) -> asio::awaitable<json> {
+    written = params.dump().size();
+    params = nullptr;  // written: the transport keeps no copy
+    ++sends_waiting;
+    asio::steady_timer never(co_await asio::this_coro::executor, asio::steady_timer::time_point::max());
+    try {
+      co_await never.async_wait(asio::use_awaitable);
+    } catch (...) {
+      --sends_waiting;
+      throw;
+    }
+    co_return json{};
+  };
+  asio::cancellation_signal signal;
+  std::size_t before = 0;
+  std::size_t waiting = 0;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        while (sends_waiting == 0) co_await asio::post(io, asio::use_awaitable);
+        // What is held now: the coroutine frames (the spawn, async_ask's with its loop, the
+        // wait's, the transport's), the loop's two messages, the timer's state.
+        waiting = heap_in_use - before;
+        signal.emit(asio::cancellation_type::terminal);
+      },
+      asio::detached);
+  before = heap_in_use;
+  auto out = run(io, elicit::async_ask<DeliveryAddress>(send, question), &signal);
+  REQUIRE(out);
+  CHECK(out->outcome() == elicit::outcome::stopped);
+  CHECK(sends_waiting == 0);
+  WARN("heap held by a waiting question: " << waiting << " bytes (the params sent: " << written << " bytes of text)");
+  CHECK(waiting > 0);
+  CHECK(waiting < 8192);
+}
