@@ -293,6 +293,9 @@ TEST_CASE("A refused URL is shown in the error with its control characters escap
 
 namespace {
 
+#ifndef __clang__
+// An enum of 250 options stops clang++-14 at its constexpr step limit in the compile-time rules
+// (impl/rules.hpp; issue 26, item 3, another change): g++ only until then.
 // 250 options, reflected (-127 to 122, inside reflection's range): a country list's size.
 // clang-format off
 enum class Wide250 : int {
@@ -316,8 +319,12 @@ enum class Wide250 : int {
 
 struct Country250 {
   elicit::field<Wide250, elicit::title<"Country">> country;
+};
+struct Countries250 {
+  elicit::field<Wide250, elicit::title<"Country">> country;
   std::vector<Wide250> more;
 };
+#endif
 
 struct ManyPicks {
   elicit::field<std::vector<elicit::choice>, elicit::title<"Labels">> labels;
@@ -387,27 +394,35 @@ std::string wrong_picks(std::string_view field, std::string_view right) {
 
 }  // namespace
 
+#ifndef __clang__
 TEST_CASE("a choice refused among 250 options gives a short message and a bounded error") {
+  const std::string refused = R"(Country must be one of "c000", "c001", "c002", "c003", "c004", "c005", "c006", )"
+                              R"("c007", "c008", "c009" (and 240 more); got the text "XX".)";
+  const auto one = elicit::decode<Country250>(R"({"action":"accept","content":{"country":"XX"}})");
+  REQUIRE(one.violations().size() == 1);
+  CHECK(one.violations()[0].pointer == "/country");
+  CHECK(one.violations()[0].keyword == "enum");
+  CHECK(one.violations()[0].message == refused);
+  // The options past the tenth are still offered, and accepted.
+  CHECK(elicit::decode<Country250>(R"({"action":"accept","content":{"country":"c249"}})").accepted());
   // The reported answer: 657 bytes of wrong countries gave a 516 KB error.
   std::string text = R"({"action":"accept","content":{"country":"XX","more":[)";
   while (text.size() < 640) text += R"("XX",)";
   text += R"("c249"]}})";
-  const auto r = elicit::decode<Country250>(text);
+  const auto r = elicit::decode<Countries250>(text);
   REQUIRE_FALSE(r.accepted());
   const auto& v = r.violations();
   CHECK(v[0].pointer == "/country");
-  CHECK(v[0].keyword == "enum");
-  CHECK(v[0].message == R"(Country must be one of "c000", "c001", "c002", "c003", "c004", "c005", "c006", "c007", )"
-                        R"("c008", "c009" (and 240 more); got the text "XX".)");
+  CHECK(v[0].message == refused);
   CHECK(v[1].pointer == "/more/0");
   CHECK(v[1].message == R"(more must be one of "c000", "c001", "c002", "c003", "c004", "c005", "c006", "c007", )"
                         R"("c008", "c009" (and 240 more); got the text "XX".)");
   const std::string error = elicit::invalid_params_error(1, v, "country").dump();
   CHECK(error.size() < 64 * 1024);
   CHECK(error.size() <= error_bound(1, "country"));
-  // The options past the tenth are still offered, and accepted.
-  CHECK(elicit::decode<Country250>(R"({"action":"accept","content":{"country":"c249","more":["c123"]}})").accepted());
+  CHECK(elicit::decode<Countries250>(R"({"action":"accept","content":{"country":"c249","more":["c123"]}})").accepted());
 }
+#endif
 
 TEST_CASE("150 wrong picks among 10,000 or 100,000 run-time choices give a bounded error") {
   for (const std::size_t options : {std::size_t{10'000}, std::size_t{100'000}}) {

@@ -72,6 +72,28 @@ def main(path, ajv_path=None):
             je, jh = t(f"decode/{form}/{kind}/json/elicit"), t(f"decode/{form}/{kind}/json/hand")
             print(f"| {form} | {kind} | {ns(p)} | {ns(te)} | {ns(th)} | {ratio(te, th)} | {ns(je)} | {ns(jh)} | {ratio(je, jh)} |")
 
+    choice_counts = []  # the option counts of the choices/ benchmarks, in the order they ran
+    for name in times:
+        parts = name.split("/")
+        if parts[0] == "choices" and parts[1].isdigit() and parts[1] not in choice_counts:
+            choice_counts.append(parts[1])
+    if choice_counts:
+        def ms(v):
+            return "n/a" if v is None else f"{v / 1e6:.3f}" if v < 1e6 else f"{v / 1e6:.1f}"
+        print()
+        print(f"### Many run-time choices (ms per call, median CPU time of {reps} repetitions)")
+        print()
+        print("| options | choices() | title + items + default | decode: 1 MiB of picks | "
+              "decode: 1 MiB of wrong picks | all: choices, title, decode |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for n in choice_counts:
+            cells = [ms(t(f"choices/{n}/{k}")) for k in ("offer", "retitle", "decode_valid", "decode_wrong", "all")]
+            print(f"| {int(n):,} | " + " | ".join(cells) + " |")
+        enum = t("choices/enum250/decode_wrong")
+        if enum is not None:
+            print()
+            print(f"A compile-time enum of 250 options, 1 MiB of wrong picks: {ms(enum)} ms.")
+
     if ajv_path is None:
         return
     with open(ajv_path) as f:
