@@ -3,6 +3,7 @@
 // way it fails gives its own reason (for the log) and the client the same one error; keys
 // rotate in three phases across instances without a failed open.
 #include "../samples/forms.hpp"
+#include "mixed_secret.hpp"
 
 #include <elicit/elicit.hpp>
 #include <elicit/state.hpp>
@@ -40,18 +41,7 @@ struct Session {
 
 const auto t0 = std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'000));
 
-// 32 bytes from a 64-bit mixing generator: no pattern, strong enough for a key.
-elicit::state_key secret(unsigned char seed) {
-  std::array<unsigned char, 32> bytes{};
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
-  for (unsigned char& b : bytes) {
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9u;
-    x ^= x >> 29;
-    b = static_cast<unsigned char>(x >> 56);
-  }
-  return elicit::state_key::from_bytes(bytes);
-}
+elicit::state_key secret(unsigned char seed) { return elicit::state_key::from_bytes(test_support::mixed_secret(seed)); }
 
 std::span<const unsigned char> bytes_of(std::string_view text) {
   return {reinterpret_cast<const unsigned char*>(text.data()), text.size()};

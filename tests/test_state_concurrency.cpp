@@ -6,6 +6,8 @@
 // in time, so that a slow machine makes fewer rotations rather than a failed test.
 //
 // Catch2 is not thread-safe: the threads record what went wrong, the main thread asserts it.
+#include "mixed_secret.hpp"
+
 #include <elicit/state.hpp>
 
 #include <catch2/catch.hpp>
@@ -32,18 +34,7 @@ const auto t0 = std::chrono::system_clock::time_point(std::chrono::seconds(1'800
 const elicit::state_binding here{"shipping", "alice", "tools/call", "book_shipment",
                                  elicit::digest_of(nlohmann::json{{"order", "A-17"}})};
 
-// 32 bytes from a 64-bit mixing generator: no pattern, strong enough for key_ring::add.
-std::array<unsigned char, 32> secret(std::uint64_t seed) {
-  std::array<unsigned char, 32> bytes{};
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
-  for (unsigned char& b : bytes) {
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9u;
-    x ^= x >> 29;
-    b = static_cast<unsigned char>(x >> 56);
-  }
-  return bytes;
-}
+std::array<unsigned char, 32> secret(std::uint64_t seed) { return test_support::mixed_secret(seed); }
 
 std::string key_id(int generation) { return "g" + std::to_string(generation); }
 

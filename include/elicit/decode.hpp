@@ -187,40 +187,30 @@ struct runtime_specs {
 // The longest unknown key a violation names (its pointer and message); longer ones are counted.
 inline constexpr std::size_t max_shown_key = 128;
 
-inline void report_unknown_keys(const reply& r, violation_list& violations) {
-  for (std::string_view key : r.unknown) {
+// One violation per key of `keys`: `"key" <what>` at the key's pointer. A key of JSON built in
+// the program, not parsed, may not be UTF-8: never quoted then; a long key is not repeated back,
+// so that every violation stays short.
+inline void report_keys(std::span<const std::string_view> keys, const char* keyword, std::string_view what,
+                        violation_list& violations) {
+  for (std::string_view key : keys) {
     if (violations.full()) {
       violations.omit();
       continue;
     }
-    // A key of JSON built in the program, not parsed, may not be UTF-8: never quote it then; a
-    // long key is not repeated back, so that every violation stays short.
     if (!is_utf8(key) || key.size() > max_shown_key)
-      violations.push_back({"", "additionalProperties",
-                            message("A key of ", key.size(), " bytes", is_utf8(key) ? "" : " that is not UTF-8",
-                                    " is not a field of this form.")});
-    else
-      violations.push_back({message("/", pointer_token(key)), "additionalProperties",
-                            message("\"", key, "\" is not a field of this form.")});
+      violations.push_back(
+          {"", keyword, message("A key of ", key.size(), " bytes", is_utf8(key) ? "" : " that is not UTF-8", what)});
+    else violations.push_back({message("/", pointer_token(key)), keyword, message("\"", key, "\"", what)});
   }
 }
 
-// (strict, decode(text)) A key the content holds more than once: the client and the server
-// may each have read another of its values, so the answer is refused rather than guessed at.
-inline void report_repeated_keys(const reply& r, violation_list& violations) {
-  for (std::string_view key : r.repeated) {
-    if (violations.full()) {
-      violations.omit();
-      continue;
-    }
-    if (!is_utf8(key) || key.size() > max_shown_key)
-      violations.push_back({"", "duplicateKey",
-                            message("A key of ", key.size(), " bytes comes more than once in the answer's content.")});
-    else
-      violations.push_back(
-          {message("/", pointer_token(key)), "duplicateKey",
-           message("\"", key, "\" comes more than once in the answer's content; send each key once.")});
-  }
+// Keys the form does not have (strict), and (strict, decode(text)) keys the content holds more
+// than once: the client and the server may each have read another of its values, so the answer
+// is refused rather than guessed at.
+inline void report_unknown_keys(const reply& r, violation_list& violations) {
+  report_keys(r.unknown, "additionalProperties", " is not a field of this form.", violations);
+  report_keys(r.repeated, "duplicateKey", " comes more than once in the answer's content; send each key once.",
+              violations);
 }
 
 // Reads one field's value (absent: its default, nothing, or "required") into `target`. A
@@ -263,7 +253,6 @@ void read_content(const reply& r, const Specs& specs, Form& form, violation_list
   if (!content_readable(r, violations)) return;
   read_fields(r, specs, form, violations, plain_text, std::make_index_sequence<member_count<Form>>{});
   report_unknown_keys(r, violations);
-  report_repeated_keys(r, violations);
 }
 
 // The reply whose content is `content` (an object or not); `fields` holds one slot per field.

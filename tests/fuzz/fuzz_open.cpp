@@ -17,6 +17,7 @@
 // to_content. An unchanged token opens whenever all of that holds, and with a replay guard
 // only once. The tokens differ from run to run (each seal draws a fresh nonce), so a failure
 // prints the token it opened.
+#include "../mixed_secret.hpp"
 #include "fuzz_support.hpp"
 
 #include <elicit/state.hpp>
@@ -64,18 +65,7 @@ const auto sealed_at = std::chrono::system_clock::time_point(std::chrono::second
 constexpr auto time_to_live = 10min;
 constexpr std::chrono::seconds skew = 30s;
 
-// 32 fixed bytes from a 64-bit mixing generator, in no pattern: strong enough for key_ring::add.
-std::array<unsigned char, 32> secret(unsigned char seed) {
-  std::array<unsigned char, 32> s{};
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
-  for (unsigned char& b : s) {
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9u;
-    x ^= x >> 29;
-    b = static_cast<unsigned char>(x >> 56);
-  }
-  return s;
-}
+std::array<unsigned char, 32> secret(unsigned char seed) { return test_support::mixed_secret(seed); }
 
 // The ring that seals ("k1", with "k2" beside it), and one with other secrets under the same ids.
 const elicit::key_ring& ring() {
