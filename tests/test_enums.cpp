@@ -5,7 +5,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <string>
+
+#include "thousand_options.hpp"
 
 using test_support::property_text;
 using test_support::spec_example;
@@ -135,4 +139,95 @@ TEST_CASE("a list of values is read from either compiler's signature") {
                  unread_chunk);  // a spelling it does not know
   STATIC_REQUIRE(names_mask<3>("f() [with auto ...V = {E::a; E::b, E::c}]") == unread_chunk);
   STATIC_REQUIRE(names_mask<3>("") == unread_chunk);
+}
+
+namespace {
+struct Trip {
+  thousand::Place place;
+};
+}  // namespace
+
+TEST_CASE("a titled enum of 1,000 options: all offered, the last accepted, an unknown refused") {
+  // schema_json is a compile-time constant: its length is known, and all 1,000 options are in it.
+  const auto schema = nlohmann::ordered_json::parse(elicit::schema_json<Trip>);
+  const auto& options = schema["properties"]["place"]["oneOf"];
+  REQUIRE(options.size() == 1000);
+  for (std::size_t i = 0; i < options.size(); i += 111) {
+    const std::string n = std::to_string(i);
+    CHECK(options[i]["const"] == "P" + std::string(3 - n.size(), '0') + n);
+  }
+  CHECK(options[999] == nlohmann::ordered_json{{"const", "P999"}, {"title", "Place 999"}});
+  CHECK(options[100]["title"] == "Place \"100\" \u00e9");  // escaped in the text, read back whole
+  CHECK(elicit::schema<Trip>() == schema);
+  const elicit::form<Trip> form;
+  CHECK(form.schema() == schema);
+
+  const auto last = elicit::decode<Trip>(R"({"action":"accept","content":{"place":"P999"}})");
+  REQUIRE(last.accepted());
+  CHECK(last->place == thousand::Place::P999);
+  CHECK(form.decode(R"({"action":"accept","content":{"place":"P500"}})")->place == thousand::Place::P500);
+  for (const char* unknown : {"P1000", "Place 999", "p999", ""}) {
+    const auto r = elicit::decode<Trip>(nlohmann::json{{"action", "accept"}, {"content", {{"place", unknown}}}});
+    CHECK_FALSE(r.accepted());
+    REQUIRE(r.violations().size() == 1);
+    CHECK(r.violations()[0].pointer == "/place");
+  }
+}
+
+namespace {
+// Reflected enums, and what reflection can tell of enumerators past [-128, 127].
+enum class Plain { a, b, c };
+enum class NearEnds { low = -127, high = 126 };
+enum class Negative { minus3 = -3, minus2, minus1 };
+enum class Flags { a = 1, b = 2, c = 4, d = 8, e = 16, f = 32, g = 64 };
+enum class AtTop { a, top = 127 };
+enum class AtBottom { bottom = -128, a };
+enum class JustPast { a, b = 128 };
+enum class JustUnder { a, b = -129 };
+enum class Flag1024 { a = 1, k = 1024 };
+enum class AllBits : unsigned { a = 1, all = 0xFFFFFFFFu };
+enum class Lowest64 : std::int64_t { a = 1, lowest = std::numeric_limits<std::int64_t>::min() };
+enum class HighBit64 : std::uint64_t { a = 1, high = std::uint64_t{1} << 63 };
+enum class WholeInt8 : std::int8_t { lowest = -128, highest = 127 };  // its type ends where the range does
+enum class TopOfUint8 : std::uint8_t { a, top = 127 };
+enum Unfixed { u0, u1, u2 };  // unscoped, no fixed type
+struct Normal {
+  Flags flags;
+  NearEnds near;
+  Negative negative;
+  WholeInt8 whole;
+  Unfixed unfixed;
+};
+}  // namespace
+
+TEST_CASE("an enum that may have enumerators past [-128, 127] is told apart from one that cannot") {
+  using elicit::detail::reflection_incomplete;
+  STATIC_REQUIRE_FALSE(reflection_incomplete<Plain>);
+  STATIC_REQUIRE_FALSE(reflection_incomplete<NearEnds>);
+  STATIC_REQUIRE_FALSE(reflection_incomplete<Negative>);
+  STATIC_REQUIRE_FALSE(reflection_incomplete<Flags>);
+  STATIC_REQUIRE_FALSE(reflection_incomplete<WholeInt8>);
+  STATIC_REQUIRE_FALSE(reflection_incomplete<Tiny>);
+  STATIC_REQUIRE_FALSE(reflection_incomplete<forms::ColorName>);
+  STATIC_REQUIRE_FALSE(reflection_incomplete<forms::Size>);  // unscoped, fixed type
+  STATIC_REQUIRE_FALSE(reflection_incomplete<Unfixed>);
+  // At an end of the range, where the type goes on: the enum probably does too.
+  STATIC_REQUIRE(reflection_incomplete<AtTop>);
+  STATIC_REQUIRE(reflection_incomplete<AtBottom>);
+  STATIC_REQUIRE(reflection_incomplete<TopOfUint8>);
+  STATIC_REQUIRE(reflection_incomplete<Edges>);
+  STATIC_REQUIRE(reflection_incomplete<Small>);
+  // Past the range, at a value tried there: -129, 128, a power of two, the type's least or greatest.
+  STATIC_REQUIRE(reflection_incomplete<JustPast>);
+  STATIC_REQUIRE(reflection_incomplete<JustUnder>);
+  STATIC_REQUIRE(reflection_incomplete<Flag1024>);
+  STATIC_REQUIRE(reflection_incomplete<AllBits>);
+  STATIC_REQUIRE(reflection_incomplete<Lowest64>);
+  STATIC_REQUIRE(reflection_incomplete<HighBit64>);
+  // Those that cannot still make forms: all their enumerators, in value order.
+  CHECK(property_text<Normal>("flags") == R"({"type":"string","enum":["a","b","c","d","e","f","g"]})");
+  CHECK(property_text<Normal>("near") == R"({"type":"string","enum":["low","high"]})");
+  CHECK(property_text<Normal>("negative") == R"({"type":"string","enum":["minus3","minus2","minus1"]})");
+  CHECK(property_text<Normal>("whole") == R"({"type":"string","enum":["lowest","highest"]})");
+  CHECK(property_text<Normal>("unfixed") == R"({"type":"string","enum":["u0","u1","u2"]})");
 }

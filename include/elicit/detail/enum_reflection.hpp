@@ -242,6 +242,70 @@ inline constexpr auto reflected_entries = [] {
   return entries;
 }();
 
+// ---- Enumerators past the reflected range ------------------------------------------------
+// Enumerators outside [-128, 127] cannot be named, and reflection alone would leave them out
+// of the choices without a word (an enum of 200 countries would offer 128). So a form refuses
+// an enum without elicit_options that may have some: one with an enumerator at an end of the
+// range that its underlying type extends past (it likely goes on), or with one at a value
+// tried past the range: -129 and 128 just beyond its ends, the powers of two from 256 (flags),
+// and the least and greatest values of its underlying type ("all bits" markers). Those are one
+// more signature per enum; other values past the range are not tried, and docs/forms.md says so.
+
+template <class E>
+struct beyond_values {
+  using U = std::underlying_type_t<E>;
+  static constexpr std::size_t most = 64;
+  U values[most]{};
+  std::size_t size = 0;
+  constexpr beyond_values() noexcept {
+    using limits = std::numeric_limits<U>;
+    if (static_cast<long long>(limits::min()) < reflected_min) {
+      values[size++] = static_cast<U>(reflected_min - 1);
+      if (static_cast<long long>(limits::min()) < reflected_min - 1) values[size++] = limits::min();
+    }
+    if (static_cast<unsigned long long>(limits::max()) > static_cast<unsigned long long>(reflected_max)) {
+      values[size++] = static_cast<U>(reflected_max + 1);
+      for (int bit = 8; bit < limits::digits; ++bit) values[size++] = static_cast<U>(std::uint64_t{1} << bit);
+      if (static_cast<unsigned long long>(limits::max()) > static_cast<unsigned long long>(reflected_max) + 1)
+        values[size++] = limits::max();
+    }
+  }
+};
+template <class E>
+inline constexpr beyond_values<E> beyond{};
+
+template <class E, std::size_t... I>
+constexpr auto& beyond_signature(std::index_sequence<I...>) noexcept {
+  return enumerators_signature<static_cast<E>(beyond<E>.values[I])...>::text();
+}
+
+// Whether E has an enumerator at one of the values tried past the range. A signature spelled
+// otherwise (unread_chunk) is not taken for one: the check at the ends still applies.
+template <class E>
+inline constexpr bool enumerator_beyond = [] {
+  if constexpr (beyond<E>.size == 0) {
+    return false;
+  } else {
+    constexpr auto& text = beyond_signature<E>(std::make_index_sequence<beyond<E>.size>{});
+    constexpr std::uint64_t mask = names_mask<beyond<E>.size>(text);
+    return mask != unread_chunk && mask != 0;
+  }
+}();
+
+// Whether reflection may have left enumerators of E out: one at an end of [-128, 127] that E's
+// underlying type goes past, or one found past the range.
+template <class E>
+inline constexpr bool reflection_incomplete = [] {
+  using limits = std::numeric_limits<std::underlying_type_t<E>>;
+  const auto& entries = reflected_entries<E>;
+  const bool at_low_end = static_cast<long long>(limits::min()) < reflected_min && !entries.empty() &&
+                          entries.front().value == reflected_min;
+  const bool at_high_end =
+      static_cast<unsigned long long>(limits::max()) > static_cast<unsigned long long>(reflected_max) &&
+      !entries.empty() && entries.back().value == reflected_max;
+  return at_low_end || at_high_end || enumerator_beyond<E>;
+}();
+
 // The name of an enumerator in the reflected range, or "" when it has none there.
 template <class E>
 constexpr std::string_view enumerator_name(E e) noexcept {

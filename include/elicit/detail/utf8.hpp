@@ -35,14 +35,18 @@ constexpr std::size_t ascii_prefix(std::string_view text) noexcept {
       if ((word & 0x8080808080808080ull) != 0) break;
     }
   }
-  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  // Through the pointer: at compile time, string_view's operator[] costs clang++-14 several
+  // constexpr steps a byte (a call and its checks), and the rules measure every option's title.
+  const char* const bytes = text.data();
+  while (i < text.size() && static_cast<unsigned char>(bytes[i]) < 0x80) ++i;
   return i;
 }
 
 constexpr std::size_t code_points(std::string_view text) noexcept {
+  const char* const bytes = text.data();  // not text[i]: see ascii_prefix
   std::size_t count = 0;
   for (std::size_t i = 0; i < text.size(); ++count) {
-    const auto lead = static_cast<unsigned char>(text[i]);
+    const auto lead = static_cast<unsigned char>(bytes[i]);
     if (lead < 0x80) {  // a run of ASCII, one code point a byte
       const std::size_t run = ascii_prefix(text.substr(i));
       i += run;
@@ -53,7 +57,7 @@ constexpr std::size_t code_points(std::string_view text) noexcept {
     if (len == 0 || i + len > text.size()) return invalid_utf8;
     std::uint32_t cp = len == 1 ? lead : lead & (0x7F >> len);
     for (std::size_t k = 1; k < len; ++k) {
-      const auto cont = static_cast<unsigned char>(text[i + k]);
+      const auto cont = static_cast<unsigned char>(bytes[i + k]);
       if ((cont & 0xC0) != 0x80) return invalid_utf8;
       cp = (cp << 6) | (cont & 0x3F);
     }

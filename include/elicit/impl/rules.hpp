@@ -8,6 +8,7 @@
 
 #include <elicit/annotations.hpp>
 #include <elicit/detail/fixed_string.hpp>
+#include <elicit/detail/fnv1a.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/text_formats.hpp>
@@ -20,6 +21,7 @@
 
 #include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <ranges>
 #include <string_view>
 #include <tuple>
@@ -69,6 +71,7 @@ enum class problem : unsigned char {
   default_format,
   // the choices of a select
   enum_not_reflectable,
+  enum_past_reflection,
   empty_options,
   option_without_wire,
   repeated_option_wire,
@@ -171,16 +174,63 @@ constexpr bool default_has_its_format(format f, std::string_view text) {
   }
 }
 
+// The options already seen, by wire value and by enumerator, in open-addressed tables of twice
+// their count: the repeat check costs a hash per option rather than a comparison per pair of
+// options, which at 250 options took clang++-14 past its default constexpr step limit (the
+// pairs of 1,000 options would take 500,000 comparisons).
+class seen_options {
+  std::size_t slots_;
+  std::size_t* wires_ = nullptr;
+  std::size_t* values_ = nullptr;
+
+  // Enters option i in `table` unless an earlier one is `same` (defined before its callers:
+  // clang++-14 cannot constant-evaluate a member template defined later in the class).
+  template <class Same>
+  constexpr bool add(std::size_t* table, std::uint64_t hash, std::size_t i, Same same) {
+    for (std::size_t at = (hash ^ (hash >> 32)) & (slots_ - 1);; at = (at + 1) & (slots_ - 1)) {
+      if (table[at] == 0) {
+        table[at] = i + 1;
+        return true;
+      }
+      if (same(table[at] - 1)) return false;
+    }
+  }
+
+ public:
+  constexpr explicit seen_options(std::size_t count) : slots_(std::bit_ceil(2 * count)) {
+    wires_ = new std::size_t[slots_]{};  // 0: empty; k: option k - 1
+    values_ = new std::size_t[slots_]{};
+  }
+  seen_options(const seen_options&) = delete;
+  seen_options& operator=(const seen_options&) = delete;
+  constexpr ~seen_options() {
+    delete[] wires_;
+    delete[] values_;
+  }
+
+  // Records option i of `options`; false when an earlier one has the same wire value.
+  constexpr bool add_wire(const enum_entry* options, std::size_t i) {
+    return add(wires_, fnv1a(options[i].wire), i, [&](std::size_t j) { return options[j].wire == options[i].wire; });
+  }
+  // Records option i of `options`; false when an earlier one has the same enumerator.
+  constexpr bool add_value(const enum_entry* options, std::size_t i) {
+    const auto v = static_cast<std::uint64_t>(options[i].value);
+    return add(values_, (v ^ (v >> 29)) * 0x9E3779B97F4A7C15ull, i,
+               [&](std::size_t j) { return options[j].value == options[i].value; });
+  }
+};
+
+// The first problem of the options, in their order: for each option its wire value, its texts,
+// then whether an earlier one has its wire value or its enumerator.
 constexpr problem options_problem(const field_spec& s) {
   if (s.option_count == 0) return problem::none;
+  seen_options seen(s.option_count);
   for (std::size_t i = 0; i < s.option_count; ++i) {
     const enum_entry& o = s.options[i];
     if (o.wire.empty()) return problem::option_without_wire;
     if (!is_utf8(o.wire) || !is_utf8(o.title)) return problem::text_not_utf8;
-    for (std::size_t j = 0; j < i; ++j) {
-      if (s.options[j].wire == o.wire) return problem::repeated_option_wire;
-      if (s.options[j].value == o.value) return problem::repeated_option_value;
-    }
+    if (!seen.add_wire(s.options, i)) return problem::repeated_option_wire;
+    if (!seen.add_value(s.options, i)) return problem::repeated_option_value;
   }
   return problem::none;
 }
@@ -211,8 +261,11 @@ constexpr problem value_problem(const field_spec& s) {
       return problem::bound_outside_type;
   }
   if constexpr (requires { typename Traits::enum_type; }) {
-    if (s.option_count == 0)
-      return has_options<typename Traits::enum_type> ? problem::empty_options : problem::enum_not_reflectable;
+    using E = typename Traits::enum_type;
+    if (s.option_count == 0) return has_options<E> ? problem::empty_options : problem::enum_not_reflectable;
+    if constexpr (!has_options<E>) {
+      if (reflection_incomplete<E>) return problem::enum_past_reflection;
+    }
     if (const problem p = options_problem(s); p != problem::none) return p;
   }
   if (s.minimum && s.maximum && compare(*s.minimum, *s.maximum) > 0) return problem::min_above_max;
@@ -358,14 +411,32 @@ template <class Form, class... M>
 inline constexpr bool annotated_names_ok<Form, members<M...>> =
     (annotated_name_rule<Form, M>::ok && ...) && (repeated_name_rule<Form, M, times_named<M, M...>>::ok && ...);
 
+// An enum reflected without elicit_options that may have enumerators past [-128, 127]: the
+// diagnostic's "in instantiation of" line names the enum and the member.
+template <class E, class Form, std::size_t I, auto Member = probe_of<Form, I>()>
+struct reflected_range_rule {
+  static_assert(I == static_cast<std::size_t>(-1),
+                "elicit: this enum has an enumerator at -128 or 127, the ends of the values elicit reflects, or "
+                "one past them: reflection would leave out those past [-128, 127]; list its choices with a "
+                "constexpr elicit_options(E) function in the enum's namespace");
+  static constexpr bool ok = false;
+};
+
 // Member I's rules. The class that carries the diagnostics (member_rules, whose arguments name
 // the member) is instantiated only for a member that breaks one, so that a valid form does not
 // pay for a class and forty static_asserts per member (0.1 to 0.2 MB of compiler memory per
 // form, measured).
 template <class Form, std::size_t I>
 constexpr bool member_ok() {
-  if constexpr (member_problem<Form, I>() == problem::none) return true;
-  else return member_rules<Form, I>::ok;
+  constexpr problem found = member_problem<Form, I>();
+  if constexpr (found == problem::none) {
+    return true;
+  } else if constexpr (found == problem::enum_past_reflection) {
+    using value = typename field_parts<described_member_t<Form, I>>::value;
+    return reflected_range_rule<typename value_traits<without_optional_t<value>>::enum_type, Form, I>::ok;
+  } else {
+    return member_rules<Form, I>::ok;
+  }
 }
 
 template <class Form>
