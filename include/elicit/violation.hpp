@@ -127,7 +127,7 @@ class violation_list {
   // that it is at most twice the list's cost and 128 bytes more). A list costs at most
   // max_text, the summary included (room is kept for it). A violation that would pass the
   // bound is counted, not listed, and the list is then full.
-  static constexpr std::size_t max_text = 31 * 1024;
+  static constexpr std::size_t max_text = std::size_t{31} * 1024;
   static constexpr std::size_t per_violation_json = 28;
   // A message is cut past this many bytes (at a whole code point, then "..."): what a title or
   // an option of any length can add to one violation. elicit's own parts stay well within it.
