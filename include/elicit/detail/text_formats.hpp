@@ -17,6 +17,15 @@ constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 constexpr bool is_hex(char c) noexcept { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 constexpr bool one_of(char c, std::string_view set) noexcept { return set.find(c) != std::string_view::npos; }
+constexpr char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// `word` is `lowercase` in any case of ASCII letters: a URL's scheme and host, a name's words.
+constexpr bool equals_lower(std::string_view word, std::string_view lowercase) noexcept {
+  if (word.size() != lowercase.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i)
+    if (lower(word[i]) != lowercase[i]) return false;
+  return true;
+}
 
 // ---- email: local-part "@" domain, both dot-separated atoms --------------------------------
 

@@ -16,15 +16,6 @@
 
 namespace elicit::detail {
 
-constexpr bool same_letters(std::string_view a, std::string_view b) noexcept {  // ASCII, case-insensitive
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
 // 127.0.0.0/8 written as four decimal octets.
 constexpr bool is_loopback_ipv4(std::string_view host) noexcept {
   int octets = 0;
@@ -46,7 +37,7 @@ constexpr bool is_loopback_ipv4(std::string_view host) noexcept {
 }
 
 constexpr bool is_loopback_host(std::string_view host) noexcept {
-  return same_letters(host, "localhost") || host == "[::1]" || is_loopback_ipv4(host);
+  return equals_lower(host, "localhost") || host == "[::1]" || is_loopback_ipv4(host);
 }
 
 // Why `url` is no page to send a person to, or nullptr. `allow_http`: plain http to any host.
@@ -54,7 +45,7 @@ constexpr const char* web_url_problem(std::string_view url, bool allow_http) noe
   if (!is_uri(url)) return "not an absolute URI";
   const std::size_t colon = url.find(':');
   const std::string_view scheme = url.substr(0, colon);
-  const bool https = same_letters(scheme, "https"), http = same_letters(scheme, "http");
+  const bool https = equals_lower(scheme, "https"), http = equals_lower(scheme, "http");
   if (!https && !http) return "URL mode opens web pages only: the URL must start with https:";
   std::string_view rest = url.substr(colon + 1);
   if (!rest.starts_with("//")) return "the URL names no host: write https://host/...";

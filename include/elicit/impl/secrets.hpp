@@ -6,6 +6,7 @@
 #pragma once
 
 #include <elicit/detail/reflection.hpp>
+#include <elicit/detail/text_formats.hpp>
 #include <elicit/impl/describe.hpp>
 #include <elicit/impl/field_spec.hpp>
 
@@ -16,16 +17,8 @@
 
 namespace elicit::detail {
 
-constexpr char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 constexpr bool is_upper(char c) noexcept { return c >= 'A' && c <= 'Z'; }
 constexpr bool is_lower(char c) noexcept { return c >= 'a' && c <= 'z'; }
-
-constexpr bool equals_lower(std::string_view word, std::string_view lowercase) noexcept {
-  if (word.size() != lowercase.size()) return false;
-  for (std::size_t i = 0; i < word.size(); ++i)
-    if (lower(word[i]) != lowercase[i]) return false;
-  return true;
-}
 
 // The last `n` words of an identifier, last word last.
 template <std::size_t N>
