@@ -273,9 +273,9 @@ class state_key {
 //   3. retire: once the longest time to live has passed since the switch, every instance
 //              removes the old key (ring.retire("2026-11")); no pending state uses it.
 //
-// Rotation while serving: add, seal_with and retire may be called while other threads seal and
-// open with the ring, and every member may be called from any number of threads at once (only
-// assigning to a ring and destroying it need it to be idle). The ring is an immutable set of
+// Rotation while serving: add, seal_with, retire and replace_with (and assigning a ring, which is
+// replace_with) may be called while other threads seal and open with the ring, and every member
+// may be called from any number of threads at once (only destroying a ring needs it idle). The ring is an immutable set of
 // keys (the keys, and which of them seals), replaced whole by each change: seal and open each
 // take one snapshot of it and use only that, so a state sealed with a key still in the ring
 // always opens, and once a key was added a seal always finds one that seals. Readers (seal,
