@@ -181,6 +181,9 @@ struct failure : std::runtime_error {
 };
 
 const options* opts = nullptr;
+// Set while a phase stops its clients: no connection opens again, so every client's coroutine
+// ends, and no two phases ever use one connection.
+bool stopping = false;
 
 // One keep-alive connection from a given loopback source address.
 struct connection {
@@ -195,6 +198,7 @@ struct connection {
 
   awaitable<void> ensure() {
     if (open) co_return;
+    if (stopping) throw failure("stopped");
     buffer.clear();
     auto& socket = stream.socket();
     socket.open(asio::ip::tcp::v4());
@@ -683,12 +687,18 @@ struct bench {
 
   // Drops every connection and waits (bounded) until each client's coroutine has ended.
   awaitable<std::size_t> stop_clients(const std::shared_ptr<phase_state>& st) {
-    for (auto& c : clients) c->drop();
-    for (auto& g : groups)
-      for (auto& p : g->pool) p.c->close();
-    const auto limit = clock_type::now() + std::chrono::seconds(5);
-    while (st->finished < clients.size() && clock_type::now() < limit) co_await sleep(0.05);
-    co_return clients.size() - st->finished;
+    stopping = true;
+    const auto limit = clock_type::now() + std::chrono::milliseconds(static_cast<long>((opts->timeout + 5) * 1000));
+    while (st->finished < clients.size() && clock_type::now() < limit) {
+      for (auto& c : clients) c->drop();
+      for (auto& g : groups)
+        for (auto& p : g->pool) p.c->close();
+      co_await sleep(0.1);
+    }
+    stopping = false;
+    const std::size_t left = clients.size() - st->finished;
+    if (left > 0) throw std::runtime_error(std::to_string(left) + " clients did not stop");  // ends the run
+    co_return left;
   }
 
   awaitable<void> hold() {
