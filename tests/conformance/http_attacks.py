@@ -280,9 +280,11 @@ def slowloris(port, sockets, seconds):
 
     def attacker():
         socks = []
-        for _ in range(sockets):
+        for _ in range(sockets):  # each sends its first byte at once: the server has taken it on
             try:
-                socks.append([socket.create_connection(("127.0.0.1", port)), 0])
+                s = socket.create_connection(("127.0.0.1", port))
+                s.send(header[0].encode())
+                socks.append([s, 1])
             except OSError:
                 pass
         while not stop.wait(1.0):
