@@ -29,7 +29,10 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
+#include <sys/socket.h>
+
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <optional>
 #include <string_view>
@@ -573,9 +576,11 @@ net::awaitable<void> refuse(stream_type& stream, const answer& a, std::chrono::s
   stream.close();
 }
 
-// One SSE event with one JSON-RPC message, in one chunk.
-net::awaitable<beast::error_code> write_event(stream_type& stream, const json& message, std::chrono::seconds timeout) {
-  const std::string event = "event: message\ndata: " + text(message) + "\n\n";
+// One SSE event with one JSON-RPC message, as text.
+std::string event_text(const json& message) { return "event: message\ndata: " + text(message) + "\n\n"; }
+
+// One SSE event, in one chunk. The text is taken by value and freed once written.
+net::awaitable<beast::error_code> write_event(stream_type& stream, std::string event, std::chrono::seconds timeout) {
   stream.expires_after(timeout);
   const auto chunk = bhttp::make_chunk(net::buffer(event));
   auto [ec, n] = co_await net::async_write(stream, chunk, no_throw);
@@ -602,8 +607,11 @@ static net::awaitable<nlohmann::json> ask_on_stream(session_table& sessions, std
     question_end& operator=(const question_end&) = delete;
     ~question_end() { table.end_question(call, id); }
   } done{sessions, *flight, id};
-  const json question{{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", std::move(params)}};
-  if (co_await write_event(stream, question, write_timeout)) throw call_cancelled("the client left the stream");
+  // The question as text only: its JSON (the whole form) is freed before the wait.
+  std::string question =
+      event_text(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", std::move(params)}});
+  if (co_await write_event(stream, std::move(question), write_timeout))
+    throw call_cancelled("the client left the stream");
   for (;;) {
     if (std::optional<json> answer = sessions.answer(*flight)) co_return nlohmann::json(std::move(*answer));
     flight->wake.expires_at(std::chrono::steady_clock::time_point::max());
@@ -620,6 +628,31 @@ struct connection_count {
   connection_count& operator=(const connection_count&) = delete;
   ~connection_count() { --count; }
 };
+
+// What the watch of a stream and its call share: the watch's handler may be queued already when
+// the call ends, so it must not touch the socket after `ended`.
+struct watch_state {
+  bool gone = false, ended = false;
+};
+
+// Watches a stream's socket while its call runs: the client's end of file (or a reset) cancels
+// the call at once. A wake-up with nothing to read (the reactor may report one) waits again;
+// bytes to read are a pipelined next request, not a leave.
+static void watch_leave(server::impl& self, std::shared_ptr<call_in_flight> flight, tcp::socket& socket,
+                        std::shared_ptr<watch_state> watch) {
+  socket.async_wait(tcp::socket::wait_read, [&self, flight, &socket, watch](beast::error_code ec) {
+    if (ec || watch->ended) return;  // the call ended first
+    char byte = 0;
+    const ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0) return;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+      watch_leave(self, flight, socket, watch);
+      return;
+    }
+    watch->gone = true;
+    self.sessions.cancel(flight);
+  });
+}
 
 // 2025-11-25 tools/call and prompts/get: answered on an SSE stream, on which the handler may
 // ask the client. The handler is a coroutine of this connection: a waiting question holds its
@@ -643,30 +676,22 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
     call_end& operator=(const call_end&) = delete;
     ~call_end() { table.end_call(call); }
   } ended{self.sessions, *flight};
-  bhttp::response<bhttp::empty_body> res{bhttp::status::ok, 11};
-  res.set(bhttp::field::content_type, "text/event-stream");
-  res.set(bhttp::field::cache_control, "no-cache");
-  res.set("X-Accel-Buffering", "no");  // a proxy must not hold the question back
-  res.keep_alive(keep_alive);
-  res.chunked(true);
-  bhttp::response_serializer<bhttp::empty_body> head{res};
-  stream.expires_after(timeout);
-  if (auto [ec, n] = co_await bhttp::async_write_header(stream, head, no_throw); ec) co_return false;
+  {  // the head's fields freed once written: a waiting stream holds no copy of them
+    bhttp::response<bhttp::empty_body> res{bhttp::status::ok, 11};
+    res.set(bhttp::field::content_type, "text/event-stream");
+    res.set(bhttp::field::cache_control, "no-cache");
+    res.set("X-Accel-Buffering", "no");  // a proxy must not hold the question back
+    res.keep_alive(keep_alive);
+    res.chunked(true);
+    bhttp::response_serializer<bhttp::empty_body> head{res};
+    stream.expires_after(timeout);
+    auto [ec, n] = co_await bhttp::async_write_header(stream, head, no_throw);
+    if (ec) co_return false;
+  }
   stream.expires_never();
-  // What the watch and the call share: the watch's handler may be queued already when the call
-  // ends, so it must not touch the socket or this frame after `ended`.
-  struct watch_state {
-    bool gone = false, ended = false;
-  };
   const auto watch = std::make_shared<watch_state>();
   tcp::socket& socket = stream.socket();
-  socket.async_wait(tcp::socket::wait_read, [&self, flight, &socket, watch](beast::error_code ec) {
-    if (ec || watch->ended) return;  // the call ended first
-    beast::error_code ignored;
-    if (socket.available(ignored) > 0) return;  // a next request, pipelined: not a leave
-    watch->gone = true;
-    self.sessions.cancel(flight);
-  });
+  watch_leave(self, flight, socket, watch);
   const call::asker ask = [&self, flight, &stream, timeout](nlohmann::ordered_json params) {
     return ask_on_stream(self.sessions, flight, stream, timeout, std::move(params));
   };
@@ -685,7 +710,9 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
   beast::error_code ignored;
   socket.cancel(ignored);  // the watch for the client's leave
   if (watch->gone) co_return false;
-  if (response && co_await write_event(stream, *response, timeout)) co_return false;
+  std::string result = response ? event_text(*response) : std::string();
+  response.reset();
+  if (!result.empty() && co_await write_event(stream, std::move(result), timeout)) co_return false;
   stream.expires_after(timeout);
   const auto last = bhttp::make_chunk_last();
   auto [ec, n] = co_await net::async_write(stream, last, no_throw);
@@ -746,32 +773,38 @@ static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
       co_return;
     }
     stream.expires_never();
-    const request req = parser.release();
-    const bool keep_alive = req.keep_alive();
     std::optional<incoming> streamed;
     answer a;
-    try {
-      a = self.route(req, peer, streamed);
-    } catch (const std::exception& e) {
-      a = reply(500, transport_error(-32603, std::string("Internal error: ") + e.what()));
+    bool keep_alive = false;
+    {  // the request's headers and body freed before a stream waits: it holds only what it needs
+      const request req = parser.release();
+      keep_alive = req.keep_alive();
+      try {
+        a = self.route(req, peer, streamed);
+      } catch (const std::exception& e) {
+        a = reply(500, transport_error(-32603, std::string("Internal error: ") + e.what()));
+      }
     }
+    if (buffer.size() == 0) buffer.shrink_to_fit();  // a waiting or idle connection holds no read buffer
     if (streamed) {
       incoming in = std::move(*streamed);
       if (!co_await stream_call(self, stream, std::move(in), keep_alive)) break;
     } else if (co_await write_answer(stream, a, keep_alive, limits.write_timeout) || !keep_alive || a.close) {
       break;
     }
-    if (buffer.size() == 0) buffer.shrink_to_fit();  // an idle connection holds no read buffer
   }
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   stream.close();
 }
 
-static net::awaitable<void> accept_all(server::impl& self, tcp::acceptor& acceptor) {
+static net::awaitable<void> accept_all(server::impl& self, tcp::acceptor& acceptor, net::io_context& io) {
   const auto executor = co_await net::this_coro::executor;
   for (;;) {
-    const auto strand = net::make_strand(executor);
+    // A strand of the io_context's own executor, not of an any_io_executor: small enough that
+    // every copy of it (each timer, frame and handler of the connection holds one) stays inside
+    // any_io_executor, with no allocation: about 1 KiB less per waiting elicitation, measured.
+    const auto strand = net::make_strand(io);
     auto [ec, socket] = co_await acceptor.async_accept(strand, no_throw);
     if (ec) {
       // Out of file descriptors, say: wait a moment rather than spin, then go on.
@@ -832,7 +865,7 @@ void server::listen(int port) {
   if (!ec) acceptor.bind(where, ec);
   if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
   if (ec) throw std::runtime_error("cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + ec.message());
-  net::co_spawn(io, accept_all(*impl_, acceptor), net::detached);
+  net::co_spawn(io, accept_all(*impl_, acceptor, io), net::detached);
   std::fprintf(stderr, "%s listening on http://127.0.0.1:%d/mcp (%zu threads)\n", impl_->name.c_str(), port, threads);
   std::vector<std::thread> pool;
   for (std::size_t i = 1; i < threads; ++i) pool.emplace_back([&io] { io.run(); });
