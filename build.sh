@@ -17,7 +17,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 # Inspector in the browser test; redis-server (started by the test itself on a free loopback port)
 # backs the replay guard's tests (label redis), hiredis is its client.
 PACKAGES=(cmake ninja-build g++-12 clang-14 libclang-rt-14-dev libboost1.81-dev
-          nlohmann-json3-dev libfmt-dev libssl-dev libcpp-httplib-dev pkg-config catch2 python3 python3-jsonschema
+          nlohmann-json3-dev libfmt-dev libssl-dev pkg-config catch2 python3 python3-jsonschema
           clang-format-14 clang-tidy-14 nginx chromium fonts-liberation fonts-symbola
           redis-server libhiredis-dev)
 JOBS=$(nproc)
