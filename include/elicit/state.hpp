@@ -275,15 +275,15 @@ class state_key {
 //
 // Rotation while serving: add, seal_with, retire and replace_with (and assigning a ring, which is
 // replace_with) may be called while other threads seal and open with the ring, and every member
-// may be called from any number of threads at once (only destroying a ring needs it idle). The ring is an immutable set of
-// keys (the keys, and which of them seals), replaced whole by each change: seal and open each
-// take one snapshot of it and use only that, so a state sealed with a key still in the ring
-// always opens, and once a key was added a seal always finds one that seals. Readers (seal,
-// open, contains, sealing_id, find, copying the ring) take no lock and never wait for each
-// other: a reader counts itself in, copies the key it needs out of the current set and counts
-// itself out (a few dozen instructions; it only starts again if a change swaps the set in that
-// instant). A change builds the new set, swaps it in, and waits until no reader is left in the
-// old one before it wipes the old keys; changes take turns among themselves.
+// may be called from any number of threads at once (only destroying a ring needs it idle). The
+// ring is an immutable set of keys (the keys, and which of them seals), replaced whole by each
+// change: seal and open each take one snapshot of it and use only that, so a state sealed with a
+// key still in the ring always opens, and once a key was added a seal always finds one that seals.
+// Readers (seal, open, contains, sealing_id, find, copying the ring) take no lock and never wait
+// for each other: a reader counts itself in, copies the key it needs out of the current set and
+// counts itself out (a few dozen instructions; it only starts again if a change swaps the set in
+// that instant). A change builds the new set, swaps it in, and waits until no reader is left in
+// the old one before it wipes the old keys; changes take turns among themselves.
 //
 //   elicit::key_ring ring;
 //   ring.add("2026-11", elicit::state_key::from_text(std::getenv("STATE_SECRET")));  // the first key seals
