@@ -483,6 +483,17 @@ class client {
 
   void drop() { own_.close(); }
 
+  // After a failed round: the connection dropped, then the session closed if the server still
+  // takes it (best effort: a failure to close drops the new connection too).
+  awaitable<void> abandon() {
+    drop();
+    try {
+      co_await end_session();
+    } catch (const std::exception&) {
+      drop();
+    }
+  }
+
  private:
   awaitable<void> initialize() {
     const json id = next_id_++;
@@ -730,12 +741,7 @@ struct bench {
               failed = true;
             }
             if (failed) {
-              cl->drop();
-              try {
-                co_await cl->end_session();  // the session of a client refused is closed at once
-              } catch (const std::exception&) {
-                cl->drop();
-              }
+              co_await cl->abandon();  // the session of a client refused is closed at once
             }
             if (!was_asked) {
               ++st->settled;
@@ -828,12 +834,7 @@ struct bench {
                 failed = true;
               }
               if (failed) {
-                cl->drop();
-                try {
-                  co_await cl->end_session();
-                } catch (const std::exception&) {
-                  cl->drop();
-                }
+                co_await cl->abandon();
                 co_await sleep(0.01);  // a refused client does not spin
               }
             }
