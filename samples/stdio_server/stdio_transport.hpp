@@ -53,6 +53,7 @@ class connection {
       if (cancels_current(*message)) throw cancelled{"the client cancelled the request"};
       if (message->contains("method")) serve(*message);
       else if (message->value("id", json()) == id) return std::move(*message);
+      else serve(*message);  // a response to another request, or no message at all
     }
     throw cancelled{"the client went away"};
   }
@@ -116,7 +117,21 @@ class connection {
     return params != message.end() && params->is_object() && params->value("requestId", json()) == serving_.back();
   }
 
+  // A message without "method" is a response (it has "result" or "error"), never answered: a
+  // late one (to a question this server stopped waiting for, after a cancellation) is logged and
+  // dropped, as JSON-RPC wants; answering it would make the client report an unknown id.
+  static bool drop_response(const json& message) {
+    if (message.contains("method")) return false;
+    if (message.contains("result") || message.contains("error")) {
+      std::cerr << "ignored a response to request " << message.value("id", json()).dump() << ": not waiting for it\n";
+      return true;
+    }
+    if (message.contains("id")) send_error(message["id"], -32600, "Invalid Request: no method, result or error");
+    return true;
+  }
+
   void serve(const json& message) {
+    if (drop_response(message)) return;
     const auto m = message.find("method");
     const std::string method = m != message.end() && m->is_string() ? m->get<std::string>() : std::string();
     const bool is_request = message.contains("id");

@@ -48,6 +48,9 @@ async function book(answers, { abortOnFirst = false } = {}) {
     assert.ok(answer, `an unexpected elicitation: ${request.params.message}`);
     return answer(request.params);
   });
+  // What the SDK reports beside the calls (e.g. "Received a response for an unknown message ID").
+  const clientErrors = [];
+  client.onerror = (error) => { clientErrors.push(String(error?.message ?? error)); };
   const transport = new StdioClientTransport({ command: serverPath, args: [], stderr: "pipe" });
   let stderr = "";
   transport.stderr.on("data", (chunk) => { stderr += chunk; });
@@ -82,8 +85,13 @@ async function book(answers, { abortOnFirst = false } = {}) {
   assert.equal(signal, null, `the server was ended by ${signal}; its stderr:\n${stderr}`);
   assert.equal(code, 0, `the server exited with status ${code}; its stderr:\n${stderr}`);
   // Requests the server sent, read from its own text (not from the SDK's parsed copies).
-  const sent = wire.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l))
-    .filter((m) => m.method === "elicitation/create").map((m) => m.params);
+  const messages = wire.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const sent = messages.filter((m) => m.method === "elicitation/create").map((m) => m.params);
+  // The server answers requests only: a response of the client's (a late answer to a question it
+  // stopped waiting for) gets no response back, which the SDK would report as unknown.
+  const answeredResponses = messages.filter((m) => m.error && m.error.code === -32601);
+  assert.deepEqual(answeredResponses, [], "the server answered a message that was not a request");
+  assert.deepEqual(clientErrors, [], "the SDK reported errors beside the calls");
   if (aborted) return { aborted, asked, sent, stderr };
   return { text: result.content.map((c) => c.text).join("\n"), isError: result.isError ?? false, asked, sent };
 }
@@ -200,6 +208,8 @@ const cases = [
     assert.equal(r.aborted, true);
     assert.equal(r.asked.length, 1, "the server asked again after the call was cancelled");
     assert.match(r.stderr, /ended: the client cancelled the request/);
+    // The late answer is logged as one the server was not waiting for, and otherwise ignored.
+    assert.match(r.stderr, /ignored a response to request 1: not waiting for it/);
   }],
 ];
 
