@@ -395,7 +395,7 @@ void ring_from_environment() {
 
 // The server's limits, some from the environment (a test shortens them), each a whole number:
 //   ELICIT_SESSION_IDLE_SECONDS (default 1800) and ELICIT_ANSWER_TIMEOUT_SECONDS (default 60),
-//   ELICIT_REQUEST_TIMEOUT_SECONDS (3): from 1 to 86400;
+//   ELICIT_REQUEST_TIMEOUT_SECONDS (3), ELICIT_IDLE_TIMEOUT_SECONDS (30): from 1 to 86400;
 //   ELICIT_THREADS (default 0: the core count), ELICIT_MAX_SESSIONS (16384),
 //   ELICIT_MAX_SESSIONS_PER_CLIENT (10240), ELICIT_SESSION_RATE and ELICIT_SESSION_BURST (2000),
 //   ELICIT_WAITING_MEMORY_MB (256: the bound on waiting elicitations is this budget over 16 KiB
@@ -421,6 +421,7 @@ mcp::server_limits limits_from_environment() {
   limits.session_idle = seconds("ELICIT_SESSION_IDLE_SECONDS", limits.session_idle);
   limits.answer_timeout = seconds("ELICIT_ANSWER_TIMEOUT_SECONDS", limits.answer_timeout);
   limits.request_timeout = seconds("ELICIT_REQUEST_TIMEOUT_SECONDS", limits.request_timeout);
+  limits.idle_timeout = seconds("ELICIT_IDLE_TIMEOUT_SECONDS", limits.idle_timeout);
   limits.threads = number("ELICIT_THREADS", limits.threads, 0, 1024);
   limits.max_connections = number("ELICIT_MAX_CONNECTIONS", limits.max_connections, 1, most);
   limits.max_sessions = number("ELICIT_MAX_SESSIONS", limits.max_sessions, 1, most);
