@@ -416,8 +416,8 @@ struct server::impl {
     }
   }
 
-  // One POST: its answer, or (2025-11-25 tools/call and prompts/get) the call to serve on an
-  // SSE stream, in `streamed`.
+  // One POST: its answer, or in `streamed` the request to run in the connection's coroutine:
+  // a 2025-11-25 tools/call or prompts/get (on an SSE stream), or any 2026-07-28 request.
   answer post(const request& req, const std::string& peer, std::optional<incoming>& streamed) {
     // Within limits before anything else: no value deeper or longer than them is ever built,
     // so that nothing below copies, compares or prints one (each of which recurses per level).
@@ -430,13 +430,14 @@ struct server::impl {
       return reply(400, rpc_error_message(nullptr, -32600, "Invalid Request: the method must be a string"));
     if (message.contains("id") && message.contains("method") && !valid_id(message["id"]))
       return reply(400, rpc_error_message(nullptr, -32600, "Invalid Request: an id is a string or an integer"));
-    if (is_modern(req, message)) return post_modern(req, message);
+    if (is_modern(req, message)) return post_modern(req, message, streamed);
     return post_legacy(req, message, peer, streamed);
   }
 
-  // 2026-07-28 requests answer at once (a question goes back in an InputRequiredResult), so
-  // their handlers never suspend: run to the end here, on the connection's thread.
-  answer post_modern(const request& req, const json& message) const {
+  // 2026-07-28 requests ask the client nothing (a question goes back in an InputRequiredResult),
+  // but a handler may still wait, on other threads (redeem_voucher's replay store): the request
+  // is handed back in `streamed`, to run in the connection's coroutine (answered_modern).
+  answer post_modern(const request& req, const json& message, std::optional<incoming>& streamed) const {
     if (!message.contains("method"))
       return reply(400, transport_error(-32600,
                                         "Invalid Request: at 2026-07-28 this server asks the client nothing "
@@ -444,10 +445,9 @@ struct server::impl {
     if (!message.contains("id")) return {202, {}, {}};  // a notification: nothing of 2026-07-28 needs one over HTTP
     const json& id = message["id"];
     if (const auto refusal = refused_modern(req, message)) return reply(400, rpc_error_message(id, *refusal));
-    const incoming in{id,     text_of(message, "method"), params_of(message), version::v2026_07_28, principal_of(req),
-                      nullptr};
-    const json response = run_now(dispatch(in, no_asking));
-    return reply(status_of(response), response);
+    streamed =
+        incoming{id, text_of(message, "method"), params_of(message), version::v2026_07_28, principal_of(req), nullptr};
+    return {};
   }
 
   // The result of a coroutine that never suspends (a handler that does not ask), at once.
@@ -726,6 +726,14 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
   co_return !ec && keep_alive;
 }
 
+// A 2026-07-28 request run to its answer in the connection's coroutine: a handler that waits
+// (on the blocking pool) suspends it, and holds no I/O thread meanwhile.
+static net::awaitable<answer> answered_modern(const server::impl& self, incoming in) {
+  const call::asker none = no_asking;
+  const json response = co_await self.dispatch(in, none);
+  co_return reply(status_of(response), response);
+}
+
 // Waits up to the idle timeout for the first byte of a kept-alive connection's next request,
 // and puts it in `buffer`. One byte, read into the frame: an idle connection holds no read
 // buffer. False when the client closed, reset or stayed idle past the timeout.
@@ -809,6 +817,15 @@ static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
       }
     }
     if (buffer.size() == 0) buffer.shrink_to_fit();  // a waiting or idle connection holds no read buffer
+    if (streamed && streamed->protocol == version::v2026_07_28) {
+      incoming in = std::move(*streamed);
+      streamed.reset();
+      try {
+        a = co_await answered_modern(self, std::move(in));
+      } catch (const std::exception& e) {
+        a = reply(500, transport_error(-32603, std::string("Internal error: ") + e.what()));
+      }
+    }
     if (streamed) {
       incoming in = std::move(*streamed);
       if (!co_await stream_call(self, stream, std::move(in), keep_alive)) break;
