@@ -279,7 +279,7 @@ class Voucher:
         self.code = code or next_code()
         self.state = None
         self.upstreams = []
-        self.lost_contact = False  # a round's answer never came (a connection error, a 502)
+        self.lost_contact = False  # the confirming round's answer never came (a connection error, a 502)
         TALLY.add(started=1)
 
     def params(self, retry):
@@ -297,7 +297,7 @@ class Voucher:
                     return status, upstream, body, took
             except (OSError, http.client.HTTPException):
                 pass
-            self.lost_contact = True
+            self.lost_contact = self.lost_contact or retry  # the confirming round's answer never came
             TALLY.add(retried_rounds=1)
             time.sleep(0.05 * (attempt + 1))
         raise AssertionError(f"{self.code}: no answer after 8 attempts (retry={retry})")
