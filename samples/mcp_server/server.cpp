@@ -1,22 +1,41 @@
 // A sample MCP server whose every question is a C++ struct: the tools and the prompt that the
-// conformance suite's elicitation (2025-11-25) and input-required (2026-07-28) scenarios call.
+// conformance suite's elicitation (2025-11-25) and input-required (2026-07-28) scenarios call,
+// and redeem_voucher, whose sealed state opens once across every instance.
 // Usage: mcp_server PORT   (serves http://127.0.0.1:PORT/mcp)
 //
-// The sealing keys come from the environment, so that instances behind one load balancer share
-// them and can rotate them (docs/samples.md): ELICIT_STATE_SECRET (base64url, 43 characters, as
+// The sealing keys are shared by the instances behind one load balancer, and rotate
+// (docs/samples.md). Either from a key file named by ELICIT_KEY_FILE (<elicit/key_file.hpp>'s
+// format), read again on SIGHUP: checked whole first, a bad file keeps the ring in use. Or from
+// the environment, read at start: ELICIT_STATE_SECRET (base64url, 43 characters, as
 // elicit::state_key::to_text() writes it) under ELICIT_STATE_KEY_ID (default "k1"); a second
 // key ELICIT_STATE_SECRET_NEXT under ELICIT_STATE_KEY_ID_NEXT (default "k2"); and
-// ELICIT_STATE_SEAL_WITH, the id of the key that seals (default: the first). Without a secret,
-// a key is generated for this process alone.
+// ELICIT_STATE_SEAL_WITH, the id of the key that seals (default: the first). Without either, a
+// key is generated for this process alone.
+//
+// The replay store (states that open once): on Redis at ELICIT_REDIS_URL (redis://HOST:PORT),
+// shared by every instance, or in this process's memory without it. Its calls run on a small
+// pool of threads kept for blocking work, never on the threads that serve connections.
 #include "transport.hpp"
 
+#include <elicit/async_open.hpp>
 #include <elicit/elicit.hpp>
+#include <elicit/key_file.hpp>
 #include <elicit/state.hpp>
+#ifdef ELICIT_SAMPLE_REDIS
+#include <elicit/redis.hpp>
+#endif
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/thread_pool.hpp>
 
 #include <array>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -86,6 +105,9 @@ struct EnumShapes {
 struct MessageArgument {
   elicit::field<std::string, elicit::description<"The message to show the user">> message;
 };
+struct VoucherArgument {
+  elicit::field<std::string, elicit::description<"The voucher's code: 1 to 32 of A-Z a-z 0-9 -">> voucher;
+};
 
 // ---- The sealed request states (2026-07-28) ------------------------------------------------------
 
@@ -105,11 +127,22 @@ struct ThreeInputs {
   std::string so_far;
 };
 constexpr int ask_name = 1, ask_model = 2, ask_roots = 4;
+// redeem_voucher's question: opens once, on whichever instance the answer comes to.
+struct VoucherAsked {
+  std::string code;
+};
 
 constexpr const char* server_name = "elicit-sample-server";  // the states' audience
 
-// The keys, one ring for the process: filled in main() from the environment, read-only after.
+// The keys, one ring for the process: filled in main() from the key file or the environment;
+// replaced whole on SIGHUP when they come from a file (key_ring::replace_with: seals and opens
+// running meanwhile see the old ring or the new one).
 elicit::key_ring ring;
+
+// The replay store that redeem_voucher's states open through (Redis or memory), and the pool
+// its calls run on: set in main() before the server listens, never changed after.
+elicit::replay_guard* replay = nullptr;
+boost::asio::thread_pool* blocking = nullptr;
 
 // What a state of this call is sealed for, and opens for: this server, the caller, the method
 // and tool or prompt, and the call's arguments.
@@ -130,10 +163,16 @@ elicit::input_responses responses_of(const mcp::call& c) {
   return answers;
 }
 
+// One line to stderr in one write: lines of threads logging at once never interleave.
+void log_line(const std::string& text) {
+  const std::string line = "mcp_server: " + text + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
 // Fails the request with the one error a client is told about a state that did not open; why
 // it did not goes to the log only.
 [[noreturn]] void invalid_state(const mcp::call& c, std::string_view why) {
-  std::cerr << "mcp_server: " << c.method() << " " << c.target() << ": requestState refused: " << why << "\n";
+  log_line(c.method() + " " + c.target() + ": requestState refused: " + std::string(why));
   throw mcp::rpc_error::from_message(elicit::invalid_state_error(nullptr));
 }
 
@@ -329,6 +368,46 @@ json three_inputs(const mcp::call& c) {
   return mcp::text_result(next.so_far);
 }
 
+// The voucher argument of redeem_voucher: shown in the question and the log, so plain.
+std::string voucher_of(const mcp::call& c) {
+  const json arguments = c.arguments();
+  const auto v = arguments.find("voucher");
+  const std::string code = v != arguments.end() && v->is_string() ? v->get<std::string>() : std::string();
+  const bool plain =
+      !code.empty() && code.size() <= 32 &&
+      code.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+  if (!plain) throw mcp::rpc_error(-32602, "Invalid params: voucher must be 1 to 32 of A-Z a-z 0-9 -");
+  return code;
+}
+
+// 2026-07-28: "Redeem voucher CODE?", a confirmation whose sealed state opens once across every
+// instance sharing the replay store: the second answer with that state, on any instance, gets
+// the one -32602, and the log says why (replayed, or the store did not answer: fails closed).
+// The store's call runs on the blocking pool; this coroutine holds no I/O thread meanwhile.
+boost::asio::awaitable<json> redeem_voucher(const mcp::call& c) {
+  require_form(c);
+  const std::string code = voucher_of(c);
+  const std::string question = "Redeem voucher " + code + "?";
+  const elicit::input_responses answers = responses_of(c);
+  const auto ask = [&c, &code, &question] {
+    return elicit::input_required{c.modes()}
+        .ask<elicit::confirmation>("redeem", question)
+        .state(seal(VoucherAsked{code}, c))
+        .result();
+  };
+  if (!answers.is_retry()) co_return ask();
+  if (!answers.request_state()) invalid_state(c, "the retry has no requestState");
+  const elicit::opened<VoucherAsked> state = co_await elicit::async_open<VoucherAsked>(
+      blocking->get_executor(), *answers.request_state(), ring, binding_of(c), {.replay = replay});
+  if (!state) invalid_state(c, state.message());
+  const auto yes = answers.get<elicit::confirmation>("redeem");
+  const next_step next = judged(yes, "redeem");
+  if (next == next_step::ask_again) co_return ask();  // the state is spent: a new one
+  if (next == next_step::report) co_return mcp::text_result(not_given(yes, question));
+  log_line("voucher " + code + " redeemed");
+  co_return mcp::text_result("Voucher " + code + " redeemed.");
+}
+
 // 2026-07-28: one question to the client's model, asked only of a client that declared sampling.
 json ask_the_model(const mcp::call& c) {
   c.require("sampling");
@@ -395,7 +474,7 @@ void ring_from_environment() {
 
 // The server's limits, some from the environment (a test shortens them), each a whole number:
 //   ELICIT_SESSION_IDLE_SECONDS (default 1800) and ELICIT_ANSWER_TIMEOUT_SECONDS (default 60),
-//   ELICIT_REQUEST_TIMEOUT_SECONDS (3): from 1 to 86400;
+//   ELICIT_REQUEST_TIMEOUT_SECONDS (3), ELICIT_IDLE_TIMEOUT_SECONDS (30): from 1 to 86400;
 //   ELICIT_THREADS (default 0: the core count), ELICIT_MAX_SESSIONS (16384),
 //   ELICIT_MAX_SESSIONS_PER_CLIENT (10240), ELICIT_SESSION_RATE and ELICIT_SESSION_BURST (2000),
 //   ELICIT_WAITING_MEMORY_MB (256: the bound on waiting elicitations is this budget over 16 KiB
@@ -421,6 +500,7 @@ mcp::server_limits limits_from_environment() {
   limits.session_idle = seconds("ELICIT_SESSION_IDLE_SECONDS", limits.session_idle);
   limits.answer_timeout = seconds("ELICIT_ANSWER_TIMEOUT_SECONDS", limits.answer_timeout);
   limits.request_timeout = seconds("ELICIT_REQUEST_TIMEOUT_SECONDS", limits.request_timeout);
+  limits.idle_timeout = seconds("ELICIT_IDLE_TIMEOUT_SECONDS", limits.idle_timeout);
   limits.threads = number("ELICIT_THREADS", limits.threads, 0, 1024);
   limits.max_connections = number("ELICIT_MAX_CONNECTIONS", limits.max_connections, 1, most);
   limits.max_sessions = number("ELICIT_MAX_SESSIONS", limits.max_sessions, 1, most);
@@ -435,17 +515,92 @@ mcp::server_limits limits_from_environment() {
   return limits;
 }
 
+// The ring at start: from ELICIT_KEY_FILE, or from the environment. Throws
+// elicit::key_file_error for a bad file, std::invalid_argument as ring_from_environment, or
+// when both are given (which would win?).
+void ring_at_start(const char* key_file) {
+  if (key_file == nullptr) {
+    ring_from_environment();
+    return;
+  }
+  for (const char* name : {"ELICIT_STATE_SECRET", "ELICIT_STATE_SECRET_NEXT", "ELICIT_STATE_SEAL_WITH"})
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0')
+      throw std::invalid_argument(std::string("ELICIT_KEY_FILE and ") + name + " are both set: keep one");
+  const elicit::loaded_key_file file = elicit::read_key_file(key_file);
+  ring = file.ring;
+  std::cerr << "mcp_server: key file " << key_file << ": " << file.summary() << "\n";
+  std::cerr << "mcp_server: sealing requestState with key \"" << ring.sealing_id() << "\"\n";
+}
+
+// The replay store: Redis at ELICIT_REDIS_URL, or memory. Throws std::invalid_argument for a
+// URL that is not redis://HOST:PORT, or when this build has no Redis (no hiredis).
+std::unique_ptr<elicit::replay_guard> replay_store() {
+  const char* url = std::getenv("ELICIT_REDIS_URL");
+  if (url == nullptr || *url == '\0') {
+    std::cerr << "mcp_server: replay store: in memory (this process only; set ELICIT_REDIS_URL to share one)\n";
+    return std::make_unique<elicit::memory_replay_guard>();
+  }
+#ifdef ELICIT_SAMPLE_REDIS
+  auto redis = std::make_unique<elicit::redis_replay_guard>(elicit::redis_options::from_url(url, "mcp_server:replay:"));
+  try {
+    redis->ping();
+    std::cerr << "mcp_server: replay store: Redis at " << redis->options().host << ":" << redis->options().port << "\n";
+  } catch (const elicit::replay_store_error& e) {  // starts anyway: states fail closed until it answers
+    std::cerr << "mcp_server: replay store: " << e.what() << " (states are refused until it answers)\n";
+  }
+  return redis;
+#else
+  throw std::invalid_argument("ELICIT_REDIS_URL is set, but this mcp_server was built without hiredis");
+#endif
+}
+
+// SIGHUP: the key file read again on the blocking pool (a file read is blocking work), then the
+// wait re-armed. Without a key file there is nothing to read: said, and the process goes on
+// (SIGHUP's default would end it).
+void reload_on_hangup(boost::asio::signal_set& hangup, const char* key_file) {
+  hangup.async_wait([&hangup, key_file](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    if (key_file == nullptr) {
+      log_line("SIGHUP: no ELICIT_KEY_FILE, nothing to reload");
+    } else {
+      try {
+        const elicit::loaded_key_file file = elicit::reload_key_file(ring, key_file);
+        log_line("key file reloaded: " + file.summary());
+      } catch (const std::exception& e) {  // key_file_error, or OpenSSL failing: the ring in use stays
+        log_line(std::string("key file refused, ring kept: ") + e.what());
+      }
+    }
+    reload_on_hangup(hangup, key_file);
+  });
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: mcp_server PORT\n";
     return 2;
   }
+  const char* key_file = std::getenv("ELICIT_KEY_FILE");
+  if (key_file != nullptr && *key_file == '\0') key_file = nullptr;
   try {
-    ring_from_environment();
+    ring_at_start(key_file);
   } catch (const std::exception& e) {
     std::cerr << "mcp_server: cannot set up the state keys: " << e.what() << "\n";
     return 2;
   }
+  // One Redis call per thread at a time: four calls wait on Redis at once, each at most its
+  // timeouts, while the I/O threads go on serving. The SIGHUP wait runs here too.
+  boost::asio::thread_pool pool(4);
+  blocking = &pool;
+  std::unique_ptr<elicit::replay_guard> store;
+  try {
+    store = replay_store();
+  } catch (const std::exception& e) {
+    std::cerr << "mcp_server: cannot set up the replay store: " << e.what() << "\n";
+    return 2;
+  }
+  replay = store.get();
+  boost::asio::signal_set hangup(pool, SIGHUP);
+  reload_on_hangup(hangup, key_file);
   mcp::server_limits limits;
   try {
     limits = limits_from_environment();
@@ -498,6 +653,10 @@ int main(int argc, char** argv) {
               no_arguments, v2026, greet);
   server.tool("test_logging_tool", "Answers without a log message: this server sends none to clients.", no_arguments,
               v2026, [](const mcp::call&) { return mcp::text_result("Done; nothing was logged."); });
+
+  // 2026-07-28: a state that opens once across every instance (the replay store).
+  server.tool("redeem_voucher", "Asks to confirm redeeming a voucher; each question is answered once, on any instance.",
+              elicit::schema<VoucherArgument>(), v2026, mcp::asking_handler(redeem_voucher));
 
   // Both versions: each asks the way its version does.
   server.prompt("test_input_required_result_prompt", "A prompt that asks for its context first.", mcp::serves::both,

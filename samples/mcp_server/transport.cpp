@@ -416,8 +416,8 @@ struct server::impl {
     }
   }
 
-  // One POST: its answer, or (2025-11-25 tools/call and prompts/get) the call to serve on an
-  // SSE stream, in `streamed`.
+  // One POST: its answer, or in `streamed` the request to run in the connection's coroutine:
+  // a 2025-11-25 tools/call or prompts/get (on an SSE stream), or any 2026-07-28 request.
   answer post(const request& req, const std::string& peer, std::optional<incoming>& streamed) {
     // Within limits before anything else: no value deeper or longer than them is ever built,
     // so that nothing below copies, compares or prints one (each of which recurses per level).
@@ -430,13 +430,14 @@ struct server::impl {
       return reply(400, rpc_error_message(nullptr, -32600, "Invalid Request: the method must be a string"));
     if (message.contains("id") && message.contains("method") && !valid_id(message["id"]))
       return reply(400, rpc_error_message(nullptr, -32600, "Invalid Request: an id is a string or an integer"));
-    if (is_modern(req, message)) return post_modern(req, message);
+    if (is_modern(req, message)) return post_modern(req, message, streamed);
     return post_legacy(req, message, peer, streamed);
   }
 
-  // 2026-07-28 requests answer at once (a question goes back in an InputRequiredResult), so
-  // their handlers never suspend: run to the end here, on the connection's thread.
-  answer post_modern(const request& req, const json& message) const {
+  // 2026-07-28 requests ask the client nothing (a question goes back in an InputRequiredResult),
+  // but a handler may still wait, on other threads (redeem_voucher's replay store): the request
+  // is handed back in `streamed`, to run in the connection's coroutine (answered_modern).
+  answer post_modern(const request& req, const json& message, std::optional<incoming>& streamed) const {
     if (!message.contains("method"))
       return reply(400, transport_error(-32600,
                                         "Invalid Request: at 2026-07-28 this server asks the client nothing "
@@ -444,10 +445,9 @@ struct server::impl {
     if (!message.contains("id")) return {202, {}, {}};  // a notification: nothing of 2026-07-28 needs one over HTTP
     const json& id = message["id"];
     if (const auto refusal = refused_modern(req, message)) return reply(400, rpc_error_message(id, *refusal));
-    const incoming in{id,     text_of(message, "method"), params_of(message), version::v2026_07_28, principal_of(req),
-                      nullptr};
-    const json response = run_now(dispatch(in, no_asking));
-    return reply(status_of(response), response);
+    streamed =
+        incoming{id, text_of(message, "method"), params_of(message), version::v2026_07_28, principal_of(req), nullptr};
+    return {};
   }
 
   // The result of a coroutine that never suspends (a handler that does not ask), at once.
@@ -542,9 +542,13 @@ namespace {
 
 using stream_type = beast::tcp_stream;
 
-// Writes one whole response within the write timeout.
+// The Keep-Alive header of a response whose connection stays open: how long it waits idle
+// for the next request (RFC 9110's Keep-Alive, as browsers, curl and Node read it).
+std::string keep_alive_value(std::chrono::seconds idle) { return "timeout=" + std::to_string(idle.count()); }
+
+// Writes one whole response within the write timeout; a kept-alive one announces `idle`.
 net::awaitable<beast::error_code> write_answer(stream_type& stream, const answer& a, bool keep_alive,
-                                               std::chrono::seconds timeout) {
+                                               std::chrono::seconds timeout, std::chrono::seconds idle) {
   bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(a.status), 11};
   for (const auto& [name, value] : a.headers) res.set(name, value);
   if (!a.body.empty()) {
@@ -552,6 +556,7 @@ net::awaitable<beast::error_code> write_answer(stream_type& stream, const answer
     res.body() = a.body;
   }
   res.keep_alive(keep_alive && !a.close);
+  if (keep_alive && !a.close) res.set(bhttp::field::keep_alive, keep_alive_value(idle));
   res.prepare_payload();
   stream.expires_after(timeout);
   auto [ec, n] = co_await bhttp::async_write(stream, res, no_throw);
@@ -562,7 +567,7 @@ net::awaitable<beast::error_code> write_answer(stream_type& stream, const answer
 // of the refused request) read and dropped, never parsed, for a moment, before the close (so
 // that the client reads the answer, not a reset, RFC 9112 9.6).
 net::awaitable<void> refuse(stream_type& stream, const answer& a, std::chrono::seconds timeout) {
-  if (co_await write_answer(stream, a, false, timeout)) co_return;
+  if (co_await write_answer(stream, a, false, timeout, timeout)) co_return;
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   stream.expires_after(std::chrono::seconds(1));
@@ -666,7 +671,7 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
   if (!flight) {
     const answer a =
         reply(200, rpc_error_message(in.id, -32600, "Invalid Request: a call with this id is in flight already"));
-    co_return !co_await write_answer(stream, a, keep_alive, timeout) && keep_alive;
+    co_return !co_await write_answer(stream, a, keep_alive, timeout, self.limits.idle_timeout) && keep_alive;
   }
   struct call_end {
     session_table& table;
@@ -682,6 +687,7 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
     res.set(bhttp::field::cache_control, "no-cache");
     res.set("X-Accel-Buffering", "no");  // a proxy must not hold the question back
     res.keep_alive(keep_alive);
+    if (keep_alive) res.set(bhttp::field::keep_alive, keep_alive_value(self.limits.idle_timeout));
     res.chunked(true);
     bhttp::response_serializer<bhttp::empty_body> head{res};
     stream.expires_after(timeout);
@@ -720,7 +726,29 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
   co_return !ec && keep_alive;
 }
 
-// One connection: requests one after another (keep-alive), each within the request deadline.
+// A 2026-07-28 request run to its answer in the connection's coroutine: a handler that waits
+// (on the blocking pool) suspends it, and holds no I/O thread meanwhile.
+static net::awaitable<answer> answered_modern(const server::impl& self, incoming in) {
+  const call::asker none = no_asking;
+  const json response = co_await self.dispatch(in, none);
+  co_return reply(status_of(response), response);
+}
+
+// Waits up to the idle timeout for the first byte of a kept-alive connection's next request,
+// and puts it in `buffer`. One byte, read into the frame: an idle connection holds no read
+// buffer. False when the client closed, reset or stayed idle past the timeout.
+static net::awaitable<bool> next_request_begins(stream_type& stream, beast::flat_buffer& buffer,
+                                                std::chrono::seconds idle) {
+  char first = 0;
+  stream.expires_after(idle);
+  auto [ec, n] = co_await stream.async_read_some(net::buffer(&first, 1), no_throw);
+  if (ec || n != 1) co_return false;
+  buffer.commit(net::buffer_copy(buffer.prepare(1), net::buffer(&first, 1)));
+  co_return true;
+}
+
+// One connection: requests one after another (keep-alive), each within the request deadline
+// from its first byte, and between them an idle wait of at most the idle timeout.
 static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
   const connection_count counted(self.connections);
   beast::error_code ec;
@@ -730,11 +758,14 @@ static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
   stream_type stream(std::move(socket));
   beast::flat_buffer buffer;
   const server_limits& limits = self.limits;
-  for (;;) {
+  for (bool first = true;; first = false) {
+    // Between two requests (none pipelined): idle, up to the idle timeout, until one begins.
+    if (!first && buffer.size() == 0 && !co_await next_request_begins(stream, buffer, limits.idle_timeout)) break;
     bhttp::request_parser<bhttp::string_body> parser;
     parser.header_limit(16 * 1024);
     parser.body_limit(http_limits.max_bytes);
-    // The whole request, headers and body, within one deadline: trickling bytes do not extend it.
+    // The whole request, headers and body, within one deadline from its first byte (or from the
+    // accept): trickling bytes do not extend it.
     stream.expires_after(limits.request_timeout);
     auto [head_error, head_bytes] = co_await bhttp::async_read_header(stream, buffer, parser, no_throw);
     if (head_error == bhttp::error::end_of_stream || head_error == beast::error::timeout ||
@@ -786,10 +817,20 @@ static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
       }
     }
     if (buffer.size() == 0) buffer.shrink_to_fit();  // a waiting or idle connection holds no read buffer
+    if (streamed && streamed->protocol == version::v2026_07_28) {
+      incoming in = std::move(*streamed);
+      streamed.reset();
+      try {
+        a = co_await answered_modern(self, std::move(in));
+      } catch (const std::exception& e) {
+        a = reply(500, transport_error(-32603, std::string("Internal error: ") + e.what()));
+      }
+    }
     if (streamed) {
       incoming in = std::move(*streamed);
       if (!co_await stream_call(self, stream, std::move(in), keep_alive)) break;
-    } else if (co_await write_answer(stream, a, keep_alive, limits.write_timeout) || !keep_alive || a.close) {
+    } else if (co_await write_answer(stream, a, keep_alive, limits.write_timeout, limits.idle_timeout) || !keep_alive ||
+               a.close) {
       break;
     }
   }

@@ -65,10 +65,15 @@ struct server_limits {
   std::size_t max_waiting_per_client = 10240;
   std::size_t max_waiting_per_session = 8;
   std::chrono::seconds answer_timeout{60};  // how long an elicitation waits for its answer
-  // A whole request, headers and body, must arrive within this long from the moment the server
-  // waits for it (a keep-alive connection idle this long is closed): a slow client holds a
+  // A whole request, headers and body, must arrive within this long from its first byte (on a
+  // new connection: from the accept, since a client connects to send): a slow client holds a
   // connection this long at most, whatever it sends.
   std::chrono::seconds request_timeout{3};
+  // How long a keep-alive connection may wait for its next request's first byte, announced in
+  // every kept-alive response (Keep-Alive: timeout=N) so that a client does not send on a
+  // connection the server is closing. Apart from the request deadline: a client that keeps its
+  // connection between two requests is not a slow client.
+  std::chrono::seconds idle_timeout{30};
   std::chrono::seconds write_timeout{10};  // for each response or event written
 };
 

@@ -14,6 +14,10 @@ where it needs them) and runs one attack; every check runs, then the test fails 
     must not keep normal requests from being served, each within a second;
   - a whole-request deadline: headers that keep trickling in are cut off after the read
     timeout, not served forever;
+  - keep-alive: the request deadline runs from a request's first byte, so a connection idle
+    longer than it (and shorter than the idle timeout, announced as Keep-Alive: timeout=N) is
+    still served, one idle longer is closed, and a request trickling in after an idle wait is
+    still cut off at its own deadline;
   - per-client limits: a client (127.0.0.1) that opens all the sessions it may, or holds all
     the waiting elicitations it may, leaves room for another client (127.0.0.2); a client that
     opens sessions faster than the rate limit gets 429 with Retry-After.
@@ -359,6 +363,94 @@ def test_request_deadline():
         server.stop()
 
 
+def keep_alive_request(port):
+    """A 2026-07-28 tools/list, kept alive, as raw bytes."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                       "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                            "io.modelcontextprotocol/clientCapabilities": {}}}}).encode()
+    return raw_request("POST", [("Host", f"127.0.0.1:{port}"), ("Content-Type", "application/json"),
+                                ("Accept", ACCEPT), ("MCP-Protocol-Version", "2026-07-28"),
+                                ("Mcp-Method", "tools/list"), ("Content-Length", str(len(body)))], body)
+
+
+def read_one_response(sock, timeout=5):
+    """(status, head text) of one whole response with a Content-Length, or (None, what came)."""
+    sock.settimeout(timeout)
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return None, data.decode(errors="replace") or "closed"
+            data += chunk
+        head, rest = data.split(b"\r\n\r\n", 1)
+        length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+        while len(rest) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return None, "closed mid-body"
+            rest += chunk
+    except (socket.timeout, TimeoutError):
+        return None, "timeout"
+    except ConnectionResetError:
+        return None, "reset"
+    return int(head.split(b" ", 2)[1]), head.decode(errors="replace")
+
+
+def closed_within(sock, seconds):
+    """Whether the server closes `sock` (end of file or reset) within `seconds`."""
+    sock.settimeout(seconds)
+    try:
+        return sock.recv(1) == b""
+    except (socket.timeout, TimeoutError):
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_idle_keep_alive():
+    """#30 leftover: the request deadline (1 s here) runs from a request's first byte, and a
+    kept-alive connection waits idle up to its own timeout (4 s here), announced."""
+    server = Server({"ELICIT_REQUEST_TIMEOUT_SECONDS": "1", "ELICIT_IDLE_TIMEOUT_SECONDS": "4"}, name="idle")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(keep_alive_request(server.port))
+            status, head = read_one_response(sock)
+            check(status == 200 and re.search(r"(?im)^keep-alive: *timeout=4\r?$", head) is not None,
+                  f"a kept-alive response announces the idle timeout (Keep-Alive: timeout=4): {head[:200]!r}")
+            time.sleep(2.5)  # past the request deadline, within the idle timeout
+            sock.sendall(keep_alive_request(server.port))
+            status, head = read_one_response(sock)
+            check(status == 200, f"a connection idle 2.5 s (request deadline 1 s, idle timeout 4 s) is still "
+                                 f"served: {status} {head[:80]!r}")
+            start = time.monotonic()
+            closed = closed_within(sock, 8)
+            took = time.monotonic() - start
+            check(closed and 3.5 < took < 6, f"a connection idle past the idle timeout (4 s) is closed, "
+                                             f"{'after %.1f s' % took if closed else 'not within 8 s'}")
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(keep_alive_request(server.port))
+            read_one_response(sock)
+            time.sleep(2)  # idle, then a request that trickles: its deadline runs from its first byte
+            sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            start, closed = time.monotonic(), False
+            while time.monotonic() - start < 6:
+                time.sleep(0.25)
+                try:
+                    sock.send(b"a")
+                except OSError:
+                    closed = True
+                    break
+            took = time.monotonic() - start
+            check(closed and took < 3, f"after an idle wait, a request trickling in is cut off at its own deadline "
+                                       f"(1 s from its first byte): {'after %.1f s' % took if closed else 'not within 6 s'}")
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            check(closed_within(sock, 4), "a new connection that sends nothing is closed at the request deadline, "
+                                          "not held for the idle timeout")
+    finally:
+        server.stop()
+
+
 # ---- per-client limits -----------------------------------------------------------------------------
 
 def test_client_sessions():
@@ -426,8 +518,8 @@ def test_session_rate():
 
 
 def main():
-    tests = [test_smuggling, test_duplicates, test_slowloris, test_request_deadline, test_client_sessions,
-             test_client_waiting, test_session_rate]
+    tests = [test_smuggling, test_duplicates, test_slowloris, test_request_deadline, test_idle_keep_alive,
+             test_client_sessions, test_client_waiting, test_session_rate]
     for test in tests:
         if ONLY and test.__name__ not in ONLY:
             continue

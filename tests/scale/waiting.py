@@ -191,7 +191,7 @@ def main():
               f"{per_waiting / 1024:.1f} KiB per waiting elicitation, session and connection included"
               + (f" (< {MAX_BYTES / 1024:.0f} KiB)" if MAX_BYTES else " (not checked: not an optimized build)"))
         answered = 0
-        answerer = Client(port)  # a fresh connection: an idle one is closed after 3 s
+        answerer = Client(port)  # a fresh connection: an idle one is closed (ELICIT_IDLE_TIMEOUT_SECONDS)
         for i, (c, sid) in enumerate(clients):
             status, _, _ = answerer.request(
                 {"jsonrpc": "2.0", "id": questions[i]["id"],
