@@ -134,7 +134,8 @@ TEST_CASE("tool: decline and cancel are kept apart, and end the tool in both era
     REQUIRE_FALSE(loop.done());
     loop.stop(elicit::stop_reason::cancelled);
     REQUIRE(loop.done());
-    CHECK(std::move(loop).result() == "Not booked: address stopped");
+    const std::string text = std::move(loop).result();
+    CHECK(text == "Not booked: address stopped");
   }
 }
 
@@ -144,7 +145,8 @@ TEST_CASE("tool: a stop ends the questions asked after it unsent", "[tool]") {
   REQUIRE(loop.key() == "slot");
   loop.stop(elicit::stop_reason::timed_out);
   REQUIRE(loop.done());  // the options, asked with the slot, were never sent
-  CHECK(std::move(loop).result() == "Not booked: slot stopped");
+  const std::string text = std::move(loop).result();
+  CHECK(text == "Not booked: slot stopped");
 }
 
 TEST_CASE("tool: a question that changed between rounds is asked again, its stale answer unused", "[tool]") {
@@ -316,7 +318,7 @@ TEST_CASE("tool: the recorded answers are bounded; past the bound, an error at t
     }
     CHECK(client.rounds.size() == 1);  // the second round was never sent
   };
-  SECTION("the default bound, 16 KiB") { too_large(17 * 1024, {}, "16384"); }
+  SECTION("the default bound, 16 KiB") { too_large(std::size_t{17} * 1024, {}, "16384"); }
   SECTION("a bound of 1 KiB") {
     elicit::tool_options small;
     small.max_state_bytes = 1024;
@@ -325,10 +327,10 @@ TEST_CASE("tool: the recorded answers are bounded; past the bound, an error at t
   SECTION("a bound above what seal() takes is 48 KiB") {
     elicit::tool_options huge;
     huge.max_state_bytes = std::size_t{1} << 20;
-    too_large(49 * 1024, huge, "49152");
+    too_large(std::size_t{49} * 1024, huge, "49152");
   }
   SECTION("within the bound") {
-    person p{{accept({{"text", std::string(15 * 1024, 'a')}}), accept({{"text", "b"}})}};
+    person p{{accept({{"text", std::string(std::size_t{15} * 1024, 'a')}}), accept({{"text", "b"}})}};
     run_2026 client{two_notes};
     CHECK(client(p) == "aaa/b");
   }

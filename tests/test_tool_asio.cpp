@@ -68,7 +68,7 @@ std::optional<std::string> serve(person& p, elicit::async_tool_options options =
     auto send = [&c](ordered_json params) { return c.send(std::move(params)); };
     result.emplace(co_await elicit::async_run_tool(send, std::move(t), o));
   };
-  const auto rethrow = [](std::exception_ptr e) {
+  const auto rethrow = [](const std::exception_ptr& e) {
     if (e) std::rethrow_exception(e);
   };
   asio::steady_timer cancel(io, cancel_after);
