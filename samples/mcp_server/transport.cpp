@@ -659,6 +659,23 @@ static void watch_leave(server::impl& self, std::shared_ptr<call_in_flight> flig
   });
 }
 
+// The head of a call's SSE stream. A coroutine of its own: the response and its serializer live
+// in a frame freed once the head is written, not in the frame of the call that then waits.
+static net::awaitable<bool> write_stream_head(stream_type& stream, bool keep_alive, std::chrono::seconds timeout,
+                                              std::chrono::seconds idle_timeout) {
+  bhttp::response<bhttp::empty_body> res{bhttp::status::ok, 11};
+  res.set(bhttp::field::content_type, "text/event-stream");
+  res.set(bhttp::field::cache_control, "no-cache");
+  res.set("X-Accel-Buffering", "no");  // a proxy must not hold the question back
+  res.keep_alive(keep_alive);
+  if (keep_alive) res.set(bhttp::field::keep_alive, keep_alive_value(idle_timeout));
+  res.chunked(true);
+  bhttp::response_serializer<bhttp::empty_body> head{res};
+  stream.expires_after(timeout);
+  auto [ec, n] = co_await bhttp::async_write_header(stream, head, no_throw);
+  co_return !ec;
+}
+
 // 2025-11-25 tools/call and prompts/get: answered on an SSE stream, on which the handler may
 // ask the client. The handler is a coroutine of this connection: a waiting question holds its
 // frame, no thread. It ends without a response when cancelled (notifications/cancelled, the
@@ -681,19 +698,7 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
     call_end& operator=(const call_end&) = delete;
     ~call_end() { table.end_call(call); }
   } ended{self.sessions, *flight};
-  {  // the head's fields freed once written: a waiting stream holds no copy of them
-    bhttp::response<bhttp::empty_body> res{bhttp::status::ok, 11};
-    res.set(bhttp::field::content_type, "text/event-stream");
-    res.set(bhttp::field::cache_control, "no-cache");
-    res.set("X-Accel-Buffering", "no");  // a proxy must not hold the question back
-    res.keep_alive(keep_alive);
-    if (keep_alive) res.set(bhttp::field::keep_alive, keep_alive_value(self.limits.idle_timeout));
-    res.chunked(true);
-    bhttp::response_serializer<bhttp::empty_body> head{res};
-    stream.expires_after(timeout);
-    auto [ec, n] = co_await bhttp::async_write_header(stream, head, no_throw);
-    if (ec) co_return false;
-  }
+  if (!co_await write_stream_head(stream, keep_alive, timeout, self.limits.idle_timeout)) co_return false;
   stream.expires_never();
   const auto watch = std::make_shared<watch_state>();
   tcp::socket& socket = stream.socket();
@@ -747,6 +752,56 @@ static net::awaitable<bool> next_request_begins(stream_type& stream, beast::flat
   co_return true;
 }
 
+// Reads one request, headers and body, within the request deadline from its first byte (or
+// from the accept): trickling bytes do not extend it. A request refused here (400, 413, 415,
+// 431, 403) is answered and nothing comes back: the connection ends. A coroutine of its own so
+// that its parser, the largest of a connection's objects, lives in a frame freed before a call
+// waits: a waiting question holds only what the call needs.
+static net::awaitable<std::optional<request>> read_request(stream_type& stream, beast::flat_buffer& buffer,
+                                                           const server_limits& limits) {
+  bhttp::request_parser<bhttp::string_body> parser;
+  parser.header_limit(16 * 1024);
+  parser.body_limit(http_limits.max_bytes);
+  stream.expires_after(limits.request_timeout);
+  auto [head_error, head_bytes] = co_await bhttp::async_read_header(stream, buffer, parser, no_throw);
+  if (head_error == bhttp::error::end_of_stream || head_error == beast::error::timeout ||
+      head_error == net::error::connection_reset || head_error == net::error::operation_aborted)
+    co_return std::nullopt;
+  if (head_error) {
+    const bool long_headers = head_error == bhttp::error::header_limit;
+    const answer a =
+        reply(long_headers ? 431 : 400, transport_error(-32600, long_headers ? "Request header fields too large"
+                                                                             : "Bad Request: " + head_error.message()));
+    co_await refuse(stream, a, limits.write_timeout);
+    co_return std::nullopt;
+  }
+  if (auto refusal = refused(parser.get())) {
+    co_await refuse(stream, *refusal, limits.write_timeout);
+    co_return std::nullopt;
+  }
+  if (parser.get()[bhttp::field::expect] == "100-continue") {
+    bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, 11};
+    if (auto [e, n] = co_await bhttp::async_write(stream, go_on, no_throw); e) co_return std::nullopt;
+  }
+  auto [body_error, body_bytes] = co_await bhttp::async_read(stream, buffer, parser, no_throw);
+  if (body_error == bhttp::error::body_limit) {
+    const answer a = reply(413, rpc_error_message(nullptr, -32700,
+                                                  "The JSON is more than " + std::to_string(http_limits.max_bytes) +
+                                                      " bytes long, more than this server reads."));
+    co_await refuse(stream, a, limits.write_timeout);
+    co_return std::nullopt;
+  }
+  if (body_error == beast::error::timeout || body_error == bhttp::error::end_of_stream ||
+      body_error == bhttp::error::partial_message)
+    co_return std::nullopt;
+  if (body_error) {
+    const answer a = reply(400, transport_error(-32600, "Bad Request: " + body_error.message()));
+    co_await refuse(stream, a, limits.write_timeout);
+    co_return std::nullopt;
+  }
+  co_return parser.release();
+}
+
 // One connection: requests one after another (keep-alive), each within the request deadline
 // from its first byte, and between them an idle wait of at most the idle timeout.
 static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
@@ -761,54 +816,15 @@ static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
   for (bool first = true;; first = false) {
     // Between two requests (none pipelined): idle, up to the idle timeout, until one begins.
     if (!first && buffer.size() == 0 && !co_await next_request_begins(stream, buffer, limits.idle_timeout)) break;
-    bhttp::request_parser<bhttp::string_body> parser;
-    parser.header_limit(16 * 1024);
-    parser.body_limit(http_limits.max_bytes);
-    // The whole request, headers and body, within one deadline from its first byte (or from the
-    // accept): trickling bytes do not extend it.
-    stream.expires_after(limits.request_timeout);
-    auto [head_error, head_bytes] = co_await bhttp::async_read_header(stream, buffer, parser, no_throw);
-    if (head_error == bhttp::error::end_of_stream || head_error == beast::error::timeout ||
-        head_error == net::error::connection_reset || head_error == net::error::operation_aborted)
-      co_return;
-    if (head_error) {
-      const bool long_headers = head_error == bhttp::error::header_limit;
-      const answer a = reply(long_headers ? 431 : 400,
-                             transport_error(-32600, long_headers ? "Request header fields too large"
-                                                                  : "Bad Request: " + head_error.message()));
-      co_await refuse(stream, a, limits.write_timeout);
-      co_return;
-    }
-    if (auto refusal = refused(parser.get())) {
-      co_await refuse(stream, *refusal, limits.write_timeout);
-      co_return;
-    }
-    if (parser.get()[bhttp::field::expect] == "100-continue") {
-      bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, 11};
-      if (auto [e, n] = co_await bhttp::async_write(stream, go_on, no_throw); e) co_return;
-    }
-    auto [body_error, body_bytes] = co_await bhttp::async_read(stream, buffer, parser, no_throw);
-    if (body_error == bhttp::error::body_limit) {
-      const answer a = reply(413, rpc_error_message(nullptr, -32700,
-                                                    "The JSON is more than " + std::to_string(http_limits.max_bytes) +
-                                                        " bytes long, more than this server reads."));
-      co_await refuse(stream, a, limits.write_timeout);
-      co_return;
-    }
-    if (body_error == beast::error::timeout || body_error == bhttp::error::end_of_stream ||
-        body_error == bhttp::error::partial_message)
-      co_return;
-    if (body_error) {
-      const answer a = reply(400, transport_error(-32600, "Bad Request: " + body_error.message()));
-      co_await refuse(stream, a, limits.write_timeout);
-      co_return;
-    }
+    std::optional<request> read = co_await read_request(stream, buffer, limits);
+    if (!read) co_return;
     stream.expires_never();
     std::optional<incoming> streamed;
     answer a;
     bool keep_alive = false;
     {  // the request's headers and body freed before a stream waits: it holds only what it needs
-      const request req = parser.release();
+      const request req = std::move(*read);
+      read.reset();
       keep_alive = req.keep_alive();
       try {
         a = self.route(req, peer, streamed);
