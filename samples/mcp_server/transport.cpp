@@ -58,6 +58,8 @@ constexpr std::string_view modern_version = "2026-07-28";
 // What server/discover and UnsupportedProtocolVersionError list: 2025-11-25 through initialize.
 const json supported_versions = json::array({"2026-07-28", "2025-11-25"});
 
+// The session era's versions, as a header names them: a request naming an older one goes the session
+// way (it needs a session, which initialize opened at 2025-11-25), not the 2026-07-28 one.
 bool legacy_version(std::string_view v) { return v == "2025-11-25" || v == "2025-06-18" || v == "2025-03-26"; }
 
 // The string member `key` of `object`, or "" when it is absent or not a string: a client's
@@ -515,9 +517,10 @@ struct server::impl {
       a.headers.emplace_back("Retry-After", o.status == 503 ? "60" : "1");
       return a;
     }
-    const std::string requested = text_of(params, "protocolVersion");
-    const std::string version = requested == "2025-06-18" || requested == "2025-03-26" ? requested : "2025-11-25";
-    answer a = reply(200, rpc_result(message["id"], {{"protocolVersion", version},
+    // The one session-based version this server implements, whatever the client asked for: an
+    // older one named here would promise shapes (multi-select, elicitation itself at 2025-03-26)
+    // the server does not keep. The client decides whether to go on.
+    answer a = reply(200, rpc_result(message["id"], {{"protocolVersion", "2025-11-25"},
                                                      {"capabilities", capabilities(version::v2025_11_25)},
                                                      {"serverInfo", server_info()}}));
     a.headers.emplace_back("Mcp-Session-Id", o.s->id);

@@ -133,6 +133,23 @@ def test_refusals():
     check(status == 404, "a loopback Origin passes (then: unknown session, 404)")
 
 
+def test_initialize_version():
+    # The server implements 2025-11-25 (and, without initialize, 2026-07-28): whatever older
+    # version a client asks for, initialize answers 2025-11-25, the one it really speaks, and the
+    # client decides whether to go on (it would otherwise get 2025-11-25 shapes under an older name).
+    for asked in ("2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25"):
+        status, headers, body = post({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                      "params": {"protocolVersion": asked, "capabilities": {},
+                                                 "clientInfo": {"name": "http-safety", "version": "1"}}})
+        got = body["result"]["protocolVersion"] if status == 200 else None
+        check(got == "2025-11-25", f"initialize asking for {asked} is answered with 2025-11-25 (got {got})")
+        if headers.get("Mcp-Session-Id"):
+            conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+            conn.request("DELETE", "/mcp", headers={"Mcp-Session-Id": headers["Mcp-Session-Id"]})
+            conn.getresponse().read()
+            conn.close()
+
+
 def test_session_isolation():
     victim, attacker = initialize({"elicitation": {}}), initialize({"elicitation": {}})
     stream = Stream(victim, 10, arguments={"message": "victim's form"})
@@ -252,7 +269,7 @@ def main():
                 break
             except OSError:
                 time.sleep(0.05)
-        for test in (test_refusals, test_session_isolation, test_cancellation, test_half_open_and_latency,
+        for test in (test_refusals, test_initialize_version, test_session_isolation, test_cancellation, test_half_open_and_latency,
                      test_waiting_bound_and_expiry):
             print(f"-- {test.__name__}")
             test()
