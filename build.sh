@@ -14,10 +14,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 # Debian 12 packages. python3-jsonschema validates the emitted schemas and messages in the tests.
 # clang-format-14 and clang-tidy-14 run in the lint phase of the tests; nginx fronts the three
 # instances of the scale test; chromium (with the fonts it only recommends) runs the MCP
-# Inspector in the browser test.
+# Inspector in the browser test; redis-server (started by the test itself on a free loopback port)
+# backs the replay guard's tests (label redis), hiredis is its client.
 PACKAGES=(cmake ninja-build g++-12 clang-14 libclang-rt-14-dev libboost1.81-dev
-          nlohmann-json3-dev libfmt-dev libssl-dev libcpp-httplib-dev pkg-config catch2 python3 python3-jsonschema
-          clang-format-14 clang-tidy-14 nginx chromium fonts-liberation fonts-symbola)
+          nlohmann-json3-dev libfmt-dev libssl-dev pkg-config catch2 python3 python3-jsonschema
+          clang-format-14 clang-tidy-14 nginx chromium fonts-liberation fonts-symbola
+          redis-server libhiredis-dev)
 JOBS=$(nproc)
 
 phase() { printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -118,17 +120,17 @@ test_all() {
   # The browser test drives Chromium and the Inspector around the stdio sample, which the SDK
   # round trip runs under the sanitizers already: it runs in the gcc build only.
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize -LE browser
-  # Key rotation while other threads seal and open (tests/test_state_concurrency.cpp) under
-  # ThreadSanitizer, which fails it on the first data race: its one small executable, built
-  # alone (24 s of CPU: 20 s on two idle cores, 2 min on busy ones; the run 1 s).
+  # Key rotation and key-file reloads while other threads seal and open (state_concurrency), and
+  # the Redis replay guard's pool under eight threads (redis_tests), under ThreadSanitizer, which
+  # fails them on the first data race: their two small executables, built alone.
   phase "tsan: configure"
   cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_WERROR=ON \
     "-DCMAKE_CXX_FLAGS=-fsanitize=thread -fno-omit-frame-pointer" -DELICIT_BUILD_SAMPLES=OFF \
     -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_HEADER_TESTS=OFF -DELICIT_DOC_TESTS=OFF \
     -DELICIT_DIFFERENTIAL_TESTS=OFF -DELICIT_PEER_TESTS=OFF
   phase "tsan: build"
-  cmake --build build/tsan -j "$JOBS" --target state_concurrency
-  TSAN_OPTIONS=halt_on_error=1 run_tests tsan -L tsan
+  cmake --build build/tsan -j "$JOBS" --target state_concurrency redis_tests
+  TSAN_OPTIONS=halt_on_error=1 run_tests tsan -L "tsan|redis"
   # The libFuzzer targets of tests/fuzz (decode<T>(text), decode<T>(json) and decode_content,
   # input_responses, open<State>), under ASan + UBSan, 30 seconds each on the committed corpora:
   # three minutes in all with the at_limit runs. --no-tests=error: a fuzz build that registered no test fails.

@@ -48,6 +48,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <set>
 #include <span>
@@ -272,17 +273,17 @@ class state_key {
 //   3. retire: once the longest time to live has passed since the switch, every instance
 //              removes the old key (ring.retire("2026-11")); no pending state uses it.
 //
-// Rotation while serving: add, seal_with and retire may be called while other threads seal and
-// open with the ring, and every member may be called from any number of threads at once (only
-// assigning to a ring and destroying it need it to be idle). The ring is an immutable set of
-// keys (the keys, and which of them seals), replaced whole by each change: seal and open each
-// take one snapshot of it and use only that, so a state sealed with a key still in the ring
-// always opens, and once a key was added a seal always finds one that seals. Readers (seal,
-// open, contains, sealing_id, find, copying the ring) take no lock and never wait for each
-// other: a reader counts itself in, copies the key it needs out of the current set and counts
-// itself out (a few dozen instructions; it only starts again if a change swaps the set in that
-// instant). A change builds the new set, swaps it in, and waits until no reader is left in the
-// old one before it wipes the old keys; changes take turns among themselves.
+// Rotation while serving: add, seal_with, retire and replace_with (and assigning a ring, which is
+// replace_with) may be called while other threads seal and open with the ring, and every member
+// may be called from any number of threads at once (only destroying a ring needs it idle). The
+// ring is an immutable set of keys (the keys, and which of them seals), replaced whole by each
+// change: seal and open each take one snapshot of it and use only that, so a state sealed with a
+// key still in the ring always opens, and once a key was added a seal always finds one that seals.
+// Readers (seal, open, contains, sealing_id, find, copying the ring) take no lock and never wait
+// for each other: a reader counts itself in, copies the key it needs out of the current set and
+// counts itself out (a few dozen instructions; it only starts again if a change swaps the set in
+// that instant). A change builds the new set, swaps it in, and waits until no reader is left in
+// the old one before it wipes the old keys; changes take turns among themselves.
 //
 //   elicit::key_ring ring;
 //   ring.add("2026-11", elicit::state_key::from_text(std::getenv("STATE_SECRET")));  // the first key seals
@@ -386,7 +387,12 @@ class key_ring {
   key_ring(const key_ring& other) : owned_(other.snapshot()) { current_.store(owned_.get()); }
   // Makes this ring a copy of `other` as it is at one instant (`other` may rotate meanwhile).
   // Throws only std::bad_alloc, and leaves the ring unchanged then.
-  key_ring& operator=(const key_ring& other) {
+  key_ring& operator=(const key_ring& other) { return replace_with(other); }
+  // Makes this ring hold the keys of `other` as it is at one instant, sealing with its sealing
+  // key, in one swap: each seal and open sees the old keys or the new ones, never a mix, so it
+  // may run while other threads seal and open with this ring (a reload of the key file,
+  // key_file.hpp). Throws only std::bad_alloc, and leaves the ring unchanged then.
+  key_ring& replace_with(const key_ring& other) {
     if (this == &other) return *this;
     auto copy = other.snapshot();
     const std::lock_guard turn(changing_);
@@ -503,19 +509,20 @@ struct state_binding {
 // Why a sealed state did not open: for the server's log only. The client is told the same
 // thing every time (invalid_state_error, in protocol.hpp).
 enum class state_error {
-  malformed,        // not a token elicit wrote (not base64url, unknown version, a bad key id)
-  truncated,        // too short to hold a sealed state
-  outdated,         // written by an older elicit (format version 1): refused, never misread
-  unknown_key,      // sealed with a key not in the ring (retired, or never added)
-  foreign,          // sealed for another state type (or another version of it)
-  tampered,         // altered, or sealed with another key under the same id
-  not_yet_valid,    // issued later than now, by more than the clock skew allowed
-  expired,          // past its expiry, by more than the clock skew allowed
-  wrong_audience,   // sealed by another server
-  wrong_principal,  // sealed for another caller
-  wrong_target,     // sealed for another method, tool, prompt or resource
-  wrong_arguments,  // sealed for other arguments
-  replayed,         // opened before, and the application wants each state used once
+  malformed,           // not a token elicit wrote (not base64url, unknown version, a bad key id)
+  truncated,           // too short to hold a sealed state
+  outdated,            // written by an older elicit (format version 1): refused, never misread
+  unknown_key,         // sealed with a key not in the ring (retired, or never added)
+  foreign,             // sealed for another state type (or another version of it)
+  tampered,            // altered, or sealed with another key under the same id
+  not_yet_valid,       // issued later than now, by more than the clock skew allowed
+  expired,             // past its expiry, by more than the clock skew allowed
+  wrong_audience,      // sealed by another server
+  wrong_principal,     // sealed for another caller
+  wrong_target,        // sealed for another method, tool, prompt or resource
+  wrong_arguments,     // sealed for other arguments
+  replayed,            // opened before, and the application wants each state used once
+  replay_unavailable,  // the replay store did not answer (down, timed out): refused, fails closed
 };
 
 // An opened state: the value, or why it did not open.
@@ -544,6 +551,14 @@ class opened {
   std::string message_;
 };
 
+// What a replay_guard throws when its store cannot answer (down, unreachable, timed out, out of
+// memory): it cannot tell a first use from a replay, so open() refuses the state as
+// replay_unavailable (fails closed) instead of opening it.
+class replay_store_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Where an application keeps the states it has opened, so that each opens once. open() asks
 // first_use() last, after every other check passed, with an id unique to the token.
 class replay_guard {
@@ -551,7 +566,9 @@ class replay_guard {
   virtual ~replay_guard() = default;
   // True the first time `token_id` is seen; false after. The id need not be kept past `forget_after`,
   // the first instant at which the state no longer opens (time_point::max() for a state that opens
-  // to the end of the clock: keep it for good).
+  // to the end of the clock: keep it for good). Throws replay_store_error when the store cannot
+  // answer; open() refuses the state then (replay_unavailable), as it does for any other
+  // exception but std::bad_alloc, which it passes on.
   virtual bool first_use(std::string_view token_id, std::chrono::system_clock::time_point forget_after,
                          std::chrono::system_clock::time_point now) = 0;
 };
@@ -559,7 +576,8 @@ class replay_guard {
 // A replay_guard in memory, for one process, thread-safe, holding at most `capacity` ids. Ids
 // are forgotten once their state has expired; when it is full of live ids, it refuses new
 // states (fails closed) rather than forget one that could then be replayed. Instances behind a
-// load balancer need a shared store instead (a replay_guard of the application's, on Redis...).
+// load balancer need a shared store instead: redis_replay_guard (<elicit/redis.hpp>), or the
+// application's own.
 class memory_replay_guard final : public replay_guard {
  public:
   explicit memory_replay_guard(std::size_t capacity = 100'000) : capacity_(capacity) {}
@@ -597,6 +615,24 @@ struct open_options {
 };
 
 namespace detail {
+
+// Asks `guard` whether `token_id` is used for the first time. A guard that throws (its store did
+// not answer) leaves why in `why` and counts as no first use: the state does not open (fails
+// closed). Throws only std::bad_alloc.
+inline bool first_use_or_why(replay_guard& guard, std::string_view token_id,
+                             std::chrono::system_clock::time_point forget_after,
+                             std::chrono::system_clock::time_point now, std::string& why) {
+  try {
+    return guard.first_use(token_id, forget_after, now);
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    why = message("the replay store did not answer, so the request state is refused: ", e.what());
+  } catch (...) {
+    why = "the replay store did not answer (it threw), so the request state is refused";
+  }
+  return false;
+}
 
 // Format 2: base64url of
 //   version (1) | type tag (8) | key id length (1) | key id | nonce (12) | ciphertext | GCM tag (16)
@@ -815,8 +851,12 @@ template <class State>
     const std::string token_id = base64url_encode(nonce);
     // The first instant it no longer opens: the end of its last second, or the end of the clock.
     const auto forget_after = time_at(saturating_add(last_second, 1));
-    if (!options.replay->first_use(token_id, forget_after, options.now))
-      return {state_error::replayed, "the request state was opened before (or the replay store is full)"};
+    std::string why;  // set when the store did not answer
+    if (!first_use_or_why(*options.replay, token_id, forget_after, options.now, why)) {
+      if (why.empty())
+        return {state_error::replayed, "the request state was opened before (or the replay store is full)"};
+      return {state_error::replay_unavailable, std::move(why)};
+    }
   }
   return opened<State>(std::move(value).value());
 }

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -344,23 +345,29 @@ json ask_the_roots(const mcp::call& c) {
   return mcp::text_result("The first root is " + first_root(answer));
 }
 
-// Both versions: a prompt that asks for its context first, the way each version asks.
-json prompt_with_context(const mcp::call& c) {
+// Both versions: a prompt that asks for its context first, the way each version asks (at
+// 2025-11-25 on the call's stream, a coroutine waiting without a thread).
+boost::asio::awaitable<json> prompt_with_context(const mcp::call& c) {
   require_form(c);
-  const auto context = c.protocol() == mcp::version::v2025_11_25 ? c.ask<PromptContext>(context_question)
-                                                                 : responses_of(c).get<PromptContext>("user_context");
+  std::optional<elicit::response<PromptContext>> asked;
+  if (c.protocol() == mcp::version::v2025_11_25)
+    asked.emplace(co_await c.ask<PromptContext>(std::string(context_question)));
+  else asked.emplace(responses_of(c).get<PromptContext>("user_context"));
+  const elicit::response<PromptContext>& context = *asked;
   const next_step next = judged(context, "user_context");
   if (next == next_step::ask_again)
-    return elicit::input_required{c.modes()}.ask<PromptContext>("user_context", context_question).result();
-  if (next == next_step::report) return mcp::prompt_result("No context", not_given(context, context_question));
-  return mcp::prompt_result("A prompt with context", "Use this context: " + context->context);
+    co_return elicit::input_required{c.modes()}.ask<PromptContext>("user_context", context_question).result();
+  if (next == next_step::report) co_return mcp::prompt_result("No context", not_given(context, context_question));
+  co_return mcp::prompt_result("A prompt with context", "Use this context: " + context->context);
 }
 
-// 2025-11-25: asks the client directly, on the call's stream.
+// 2025-11-25: asks the client directly, on the call's stream. The arguments are values: the
+// coroutine outlives the caller's expression.
 template <class Form>
-json ask_and_report(const mcp::call& c, std::string_view message, const std::string& prefix) {
-  if (!c.modes().form) return mcp::text_result("This tool needs a client with form elicitation.", true);
-  return mcp::text_result(prefix + described(c.ask<Form>(message)));
+boost::asio::awaitable<json> ask_and_report(const mcp::call& c, std::string message, std::string prefix) {
+  if (!c.modes().form) co_return mcp::text_result("This tool needs a client with form elicitation.", true);
+  const elicit::response<Form> answer = co_await c.ask<Form>(std::move(message));
+  co_return mcp::text_result(prefix + described(answer));
 }
 
 // The ring from the environment (see the top of this file). Throws std::invalid_argument for a
@@ -386,22 +393,45 @@ void ring_from_environment() {
   std::cerr << "mcp_server: sealing requestState with key \"" << ring.sealing_id() << "\"\n";
 }
 
-// The server's limits, two of them from the environment (a test shortens them):
-// ELICIT_SESSION_IDLE_SECONDS (default 1800) and ELICIT_ANSWER_TIMEOUT_SECONDS (default 60),
-// each a whole number from 1 to 86400. Throws std::invalid_argument for anything else.
+// The server's limits, some from the environment (a test shortens them), each a whole number:
+//   ELICIT_SESSION_IDLE_SECONDS (default 1800) and ELICIT_ANSWER_TIMEOUT_SECONDS (default 60),
+//   ELICIT_REQUEST_TIMEOUT_SECONDS (3): from 1 to 86400;
+//   ELICIT_THREADS (default 0: the core count), ELICIT_MAX_SESSIONS (16384),
+//   ELICIT_MAX_SESSIONS_PER_CLIENT (10240), ELICIT_SESSION_RATE and ELICIT_SESSION_BURST (2000),
+//   ELICIT_WAITING_MEMORY_MB (256: the bound on waiting elicitations is this budget over 16 KiB
+//   each, 16384), or ELICIT_MAX_WAITING (that bound, directly), ELICIT_MAX_WAITING_PER_CLIENT
+//   (10240), ELICIT_MAX_WAITING_PER_SESSION (8), ELICIT_MAX_CONNECTIONS (32768): up to 10^7.
+// Throws std::invalid_argument for anything else.
 mcp::server_limits limits_from_environment() {
   mcp::server_limits limits;
-  const auto seconds = [](const char* name, std::chrono::seconds fallback) {
+  const auto number = [](const char* name, std::size_t fallback, std::size_t low, std::size_t high) {
     const char* value = std::getenv(name);
     if (value == nullptr || *value == '\0') return fallback;
     const std::string text = value;
-    if (text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos || std::stol(text) < 1 ||
-        std::stol(text) > 86400)
-      throw std::invalid_argument(std::string(name) + " must be a whole number of seconds from 1 to 86400");
-    return std::chrono::seconds(std::stol(text));
+    if (text.size() > 8 || text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) < low ||
+        std::stoul(text) > high)
+      throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(low) + " to " +
+                                  std::to_string(high));
+    return static_cast<std::size_t>(std::stoul(text));
   };
+  const auto seconds = [&number](const char* name, std::chrono::seconds fallback) {
+    return std::chrono::seconds(number(name, static_cast<std::size_t>(fallback.count()), 1, 86400));
+  };
+  constexpr std::size_t most = 10'000'000;
   limits.session_idle = seconds("ELICIT_SESSION_IDLE_SECONDS", limits.session_idle);
   limits.answer_timeout = seconds("ELICIT_ANSWER_TIMEOUT_SECONDS", limits.answer_timeout);
+  limits.request_timeout = seconds("ELICIT_REQUEST_TIMEOUT_SECONDS", limits.request_timeout);
+  limits.threads = number("ELICIT_THREADS", limits.threads, 0, 1024);
+  limits.max_connections = number("ELICIT_MAX_CONNECTIONS", limits.max_connections, 1, most);
+  limits.max_sessions = number("ELICIT_MAX_SESSIONS", limits.max_sessions, 1, most);
+  limits.max_sessions_per_client = number("ELICIT_MAX_SESSIONS_PER_CLIENT", limits.max_sessions_per_client, 1, most);
+  limits.session_rate = number("ELICIT_SESSION_RATE", limits.session_rate, 1, most);
+  limits.session_burst = number("ELICIT_SESSION_BURST", limits.session_burst, 1, most);
+  limits.waiting_memory = number("ELICIT_WAITING_MEMORY_MB", limits.waiting_memory >> 20, 1, 1 << 20) << 20;
+  limits.max_waiting =
+      number("ELICIT_MAX_WAITING", limits.waiting_memory / mcp::server_limits::bytes_per_waiting, 1, most);
+  limits.max_waiting_per_client = number("ELICIT_MAX_WAITING_PER_CLIENT", limits.max_waiting_per_client, 1, most);
+  limits.max_waiting_per_session = number("ELICIT_MAX_WAITING_PER_SESSION", limits.max_waiting_per_session, 1, most);
   return limits;
 }
 
@@ -429,18 +459,18 @@ int main(int argc, char** argv) {
   // 2025-11-25 only: elicitation/create on the stream of the pending call.
   const auto v2025 = mcp::serves::v2025_11_25;
   server.tool("test_elicitation", "Asks the user for a username and an e-mail address.",
-              elicit::schema<MessageArgument>(), v2025, [](const mcp::call& c) {
+              elicit::schema<MessageArgument>(), v2025, mcp::asking_handler([](const mcp::call& c) {
                 return ask_and_report<UserInfo>(c, c.arguments().value("message", "Please provide your information"),
                                                 "User response: ");
-              });
+              }));
   server.tool("test_elicitation_sep1034_defaults", "Asks a form with a default on every primitive type.", no_arguments,
-              v2025, [](const mcp::call& c) {
+              v2025, mcp::asking_handler([](const mcp::call& c) {
                 return ask_and_report<WithDefaults>(c, "Please review your profile", "Elicitation completed: ");
-              });
+              }));
   server.tool("test_elicitation_sep1330_enums", "Asks a form with the five shapes of a choice.", no_arguments, v2025,
-              [](const mcp::call& c) {
+              mcp::asking_handler([](const mcp::call& c) {
                 return ask_and_report<EnumShapes>(c, "Please make your choices", "Elicitation completed: ");
-              });
+              }));
 
   // 2026-07-28 only: InputRequiredResult and retries. The first is the one a client that tries
   // "the first tool listed" gets: it asks a form, and completes on the retry.

@@ -2,6 +2,8 @@
 
 #include <elicit/state.hpp>
 
+#include <boost/asio/post.hpp>
+
 #include <algorithm>
 #include <utility>
 
@@ -11,8 +13,8 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-// How often a waiting question checks that its client is still on the stream.
-constexpr std::chrono::seconds heartbeat{1};
+// How often open() drops expired sessions at most: a sweep walks every session.
+constexpr std::chrono::seconds sweep_every{1};
 
 }  // namespace
 
@@ -20,14 +22,59 @@ bool session_table::expired(const session& s, clock::time_point now) const {
   return s.calls.empty() && now - s.last_used > limits_.session_idle;
 }
 
-std::shared_ptr<session> session_table::open(json capabilities) {
+void session_table::erase(std::map<std::string, std::shared_ptr<session>, std::less<>>::iterator it) {
+  const auto usage = clients_.find(it->second->client);
+  if (usage != clients_.end() && usage->second.sessions > 0) --usage->second.sessions;
+  sessions_.erase(it);
+}
+
+void session_table::sweep(clock::time_point now) {
+  swept_ = now;
+  for (auto it = sessions_.begin(); it != sessions_.end();) {
+    const auto next = std::next(it);
+    if (expired(*it->second, now)) erase(it);
+    it = next;
+  }
+  // A client with nothing held and a full bucket is as good as new: forgotten.
+  std::erase_if(clients_, [&](const auto& entry) {
+    const client_usage& u = entry.second;
+    return u.sessions == 0 && u.waiting == 0 &&
+           u.tokens + std::chrono::duration<double>(now - u.refilled).count() *
+                          static_cast<double>(limits_.session_rate) >=
+               static_cast<double>(limits_.session_burst);
+  });
+}
+
+opened session_table::open(json capabilities, const std::string& client) {
   std::lock_guard lock(mutex_);
   const auto now = clock::now();
-  std::erase_if(sessions_, [&](const auto& entry) { return expired(*entry.second, now); });
-  if (sessions_.size() >= limits_.max_sessions) return nullptr;
-  auto s = std::make_shared<session>(elicit::new_elicitation_id(), std::move(capabilities));
+  if (now - swept_ >= sweep_every || sessions_.size() >= limits_.max_sessions) sweep(now);
+  auto [it, fresh] = clients_.try_emplace(client);
+  client_usage& usage = it->second;
+  if (fresh) {
+    usage.tokens = static_cast<double>(limits_.session_burst);
+    usage.refilled = now;
+  }
+  usage.tokens = std::min(static_cast<double>(limits_.session_burst),
+                          usage.tokens + std::chrono::duration<double>(now - usage.refilled).count() *
+                                             static_cast<double>(limits_.session_rate));
+  usage.refilled = now;
+  if (sessions_.size() >= limits_.max_sessions)
+    return {nullptr, 503,
+            "This server has too many sessions open (" + std::to_string(limits_.max_sessions) + "); try later"};
+  if (usage.sessions >= limits_.max_sessions_per_client)
+    return {nullptr, 429,
+            "This client has " + std::to_string(usage.sessions) + " sessions open, as many as one client may (" +
+                std::to_string(limits_.max_sessions_per_client) + "); delete one or try later"};
+  if (usage.tokens < 1.0)
+    return {nullptr, 429,
+            "This client opens sessions faster than " + std::to_string(limits_.session_rate) +
+                " a second; try again in a second"};
+  usage.tokens -= 1.0;
+  ++usage.sessions;
+  auto s = std::make_shared<session>(elicit::new_elicitation_id(), std::move(capabilities), client);
   sessions_.emplace(s->id, s);
-  return s;
+  return {std::move(s), 200, {}};
 }
 
 std::shared_ptr<session> session_table::find(std::string_view id) {
@@ -36,29 +83,35 @@ std::shared_ptr<session> session_table::find(std::string_view id) {
   if (it == sessions_.end()) return nullptr;
   const auto now = clock::now();
   if (expired(*it->second, now)) {
-    sessions_.erase(it);
+    erase(it);
     return nullptr;
   }
   it->second->last_used = now;
   return it->second;
 }
 
+// The call's coroutine is woken on its own executor: its timer and signal are not thread-safe.
+void session_table::cancel_locked(const std::shared_ptr<call_in_flight>& call) {
+  call->cancelled = true;
+  boost::asio::post(call->executor, [call] {
+    if (call->finished) return;  // its coroutine is done: the signal has no handler any more
+    call->cancel.emit(boost::asio::cancellation_type::terminal);
+    call->wake.cancel();
+  });
+}
+
 bool session_table::close(std::string_view id) {
   std::lock_guard lock(mutex_);
   const auto it = sessions_.find(id);
   if (it == sessions_.end()) return false;
-  for (auto& [key, call] : it->second->calls) {
-    call->cancelled = true;
-    call->wake.notify_all();
-  }
-  sessions_.erase(it);
+  for (auto& [key, call] : it->second->calls) cancel_locked(call);
+  erase(it);
   return true;
 }
 
-std::shared_ptr<call_in_flight> session_table::begin_call(const std::shared_ptr<session>& s, const json& request_id) {
-  auto call = std::make_shared<call_in_flight>();
-  call->owner = s;
-  call->request_key = request_id.dump();
+std::shared_ptr<call_in_flight> session_table::begin_call(const std::shared_ptr<session>& s, const json& request_id,
+                                                          const boost::asio::any_io_executor& executor) {
+  auto call = std::make_shared<call_in_flight>(s, request_id.dump(), executor);
   std::lock_guard lock(mutex_);
   if (!s->calls.emplace(call->request_key, call).second) return nullptr;
   return call;
@@ -73,10 +126,12 @@ void session_table::end_call(call_in_flight& call) {
 
 void session_table::cancel(session& s, const json& request_id) {
   std::lock_guard lock(mutex_);
-  if (const auto it = s.calls.find(request_id.dump()); it != s.calls.end()) {
-    it->second->cancelled = true;
-    it->second->wake.notify_all();
-  }
+  if (const auto it = s.calls.find(request_id.dump()); it != s.calls.end()) cancel_locked(it->second);
+}
+
+void session_table::cancel(const std::shared_ptr<call_in_flight>& call) {
+  std::lock_guard lock(mutex_);
+  cancel_locked(call);
 }
 
 bool session_table::deliver(session& s, const json& message) {
@@ -85,9 +140,10 @@ bool session_table::deliver(session& s, const json& message) {
   std::lock_guard lock(mutex_);
   const auto it = s.questions.find(id->get<long long>());
   if (it == s.questions.end()) return false;
-  it->second->answer = message;
-  it->second->wake.notify_all();
+  std::shared_ptr<call_in_flight> call = it->second;
+  call->answer = message;
   s.questions.erase(it);
+  boost::asio::post(call->executor, [call] { call->wake.cancel(); });
   return true;
 }
 
@@ -95,14 +151,22 @@ long long session_table::start_question(call_in_flight& call) {
   std::lock_guard lock(mutex_);
   session& s = *call.owner;
   if (call.cancelled) throw call_cancelled("the call was cancelled before it asked");
-  if (waiting_ >= limits_.max_waiting || s.waiting >= limits_.max_waiting_per_session)
-    throw rpc_error(-32603, "This server has too many elicitations waiting for an answer (" +
-                                std::to_string(s.waiting) + " of this session's " +
-                                std::to_string(limits_.max_waiting_per_session) + ", " + std::to_string(waiting_) +
-                                " of " + std::to_string(limits_.max_waiting) + " in all); try again later");
+  client_usage& usage = clients_[s.client];
+  const auto too_many = [&](const std::string& which) {
+    return rpc_error(-32603,
+                     "This server has too many elicitations waiting for an answer (" + which + "); try again later");
+  };
+  if (s.waiting >= limits_.max_waiting_per_session)
+    throw too_many(std::to_string(s.waiting) + " of this session's " + std::to_string(limits_.max_waiting_per_session));
+  if (usage.waiting >= limits_.max_waiting_per_client)
+    throw too_many(std::to_string(usage.waiting) + " of this client's " +
+                   std::to_string(limits_.max_waiting_per_client));
+  if (waiting_ >= limits_.max_waiting)
+    throw too_many(std::to_string(waiting_) + " of " + std::to_string(limits_.max_waiting) + " in all");
   const long long id = s.next_question++;
-  s.questions.emplace(id, call.owner->calls.at(call.request_key));
+  s.questions.emplace(id, s.calls.at(call.request_key));
   ++s.waiting;
+  ++usage.waiting;
   ++waiting_;
   call.answer.reset();
   return id;
@@ -110,37 +174,18 @@ long long session_table::start_question(call_in_flight& call) {
 
 void session_table::end_question(call_in_flight& call, long long id) {
   std::lock_guard lock(mutex_);
-  call.owner->questions.erase(id);
-  --call.owner->waiting;
+  session& s = *call.owner;
+  s.questions.erase(id);
+  --s.waiting;
+  if (const auto usage = clients_.find(s.client); usage != clients_.end() && usage->second.waiting > 0)
+    --usage->second.waiting;
   --waiting_;
 }
 
-json session_table::ask(call_in_flight& call, json params, const std::function<bool(const json&)>& send,
-                        const std::function<bool()>& alive) {
-  const long long id = start_question(call);
-  struct question_end {
-    session_table& table;
-    call_in_flight& call;
-    long long id;
-    ~question_end() { table.end_question(call, id); }
-  } done{*this, call, id};
-  if (!send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", std::move(params)}}))
-    throw call_cancelled("the client left the stream");
-  const auto deadline = clock::now() + limits_.answer_timeout;
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    if (call.cancelled) throw call_cancelled("the call was cancelled");
-    if (call.answer) return *std::exchange(call.answer, std::nullopt);
-    if (clock::now() >= deadline)
-      throw rpc_error(-32603, "The client did not answer the elicitation within " +
-                                  std::to_string(limits_.answer_timeout.count()) + " s");
-    call.wake.wait_until(lock, std::min(deadline, clock::now() + heartbeat));
-    if (call.cancelled || call.answer) continue;
-    lock.unlock();
-    const bool present = alive();
-    lock.lock();
-    if (!present) throw call_cancelled("the client left the stream");
-  }
+std::optional<json> session_table::answer(call_in_flight& call) {
+  std::lock_guard lock(mutex_);
+  if (call.cancelled) throw call_cancelled("the call was cancelled");
+  return std::exchange(call.answer, std::nullopt);
 }
 
 }  // namespace mcp

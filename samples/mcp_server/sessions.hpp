@@ -1,14 +1,18 @@
 // The 2025-11-25 sessions of the sample server: who initialized, which calls are in flight, and
 // which of our elicitation/create questions wait for an answer. Bounded everywhere: sessions in
-// number and idle time, questions in number (per session and in all) and in waiting time, so
-// that no client can hold the server's memory or all of its threads.
+// number (in all and per client), in the rate a client opens them and in idle time; questions in
+// number (per session, per client and in all) and in waiting time, so that no client can hold
+// the server's memory or take what every client shares. A waiting question is a coroutine
+// suspended on its call's timer: no thread waits.
 #pragma once
 
 #include "transport.hpp"
 
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/steady_timer.hpp>
+
 #include <chrono>
-#include <condition_variable>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,9 +34,11 @@ struct call_in_flight;
 // What a 2025-11-25 session remembers: the client's capabilities from initialize.
 class session {
  public:
-  session(std::string id, json capabilities) : id(std::move(id)), capabilities(std::move(capabilities)) {}
+  session(std::string id, json capabilities, std::string client)
+      : id(std::move(id)), capabilities(std::move(capabilities)), client(std::move(client)) {}
   const std::string id;
   const json capabilities;
+  const std::string client;  // who opened it: the peer address
 
  private:
   friend class session_table;
@@ -43,52 +49,79 @@ class session {
   std::map<long long, std::shared_ptr<call_in_flight>> questions;  // by our question's id
 };
 
-// One tools/call or prompts/get of a session, from its start to its response.
+// One tools/call or prompts/get of a session, from its start to its response. Its timer and
+// cancellation signal belong to the executor (the connection's strand) its coroutine runs on:
+// another connection that answers or cancels posts there.
 struct call_in_flight {
+  call_in_flight(std::shared_ptr<session> s, std::string key, const boost::asio::any_io_executor& ex)
+      : owner(std::move(s)), request_key(std::move(key)), executor(ex), wake(ex) {}
   std::shared_ptr<session> owner;
   std::string request_key;  // the client's request id, as JSON text
-  std::condition_variable wake;
-  bool cancelled = false;
-  std::optional<json> answer;  // the client's whole response to the question we asked
+  boost::asio::any_io_executor executor;
+  boost::asio::steady_timer wake;           // a waiting question sleeps on it; cancelled to wake it
+  boost::asio::cancellation_signal cancel;  // emitted to end the call's ask (async_ask: stopped)
+  bool finished = false;                    // the call's coroutine is done: read and set on `executor` only
+  bool cancelled = false;                   // guarded by the table's mutex, as is answer
+  std::optional<json> answer;               // the client's whole response to the question we asked
+};
+
+// What came of initialize: a session, or the HTTP status and words of the refusal.
+struct opened {
+  std::shared_ptr<session> s;
+  int status = 200;  // 503: the server is full; 429: this client has its share, or opens too fast
+  std::string why;
 };
 
 class session_table {
  public:
   explicit session_table(const server_limits& limits) : limits_(limits) {}
 
-  // A new session, or nullptr when the table holds limits.max_sessions live ones.
-  std::shared_ptr<session> open(json capabilities);
+  // A new session for `client`, or the refusal: the table full (503), the client's share of it
+  // taken (429), or the client opening sessions faster than limits.session_rate (429).
+  opened open(json capabilities, const std::string& client);
   // The live session with this id, its idle time restarted; nullptr when unknown, deleted or
   // expired (an expired session is dropped here).
   std::shared_ptr<session> find(std::string_view id);
   // Deletes the session and cancels its calls in flight. False when there was none.
   bool close(std::string_view id);
 
-  // Registers a call as in flight; nullptr when that request id already is, in that session.
-  std::shared_ptr<call_in_flight> begin_call(const std::shared_ptr<session>& s, const json& request_id);
+  // Registers a call as in flight, its coroutine on `executor`; nullptr when that request id
+  // already is, in that session.
+  std::shared_ptr<call_in_flight> begin_call(const std::shared_ptr<session>& s, const json& request_id,
+                                             const boost::asio::any_io_executor& executor);
   void end_call(call_in_flight& call);
   // notifications/cancelled: cancels the call with that request id, if it is in flight.
   void cancel(session& s, const json& request_id);
+  // Cancels the call (its client left the stream): its ask ends at once.
+  void cancel(const std::shared_ptr<call_in_flight>& call);
   // The client's response to one of this session's questions. False when no question of this
   // session waits under that id: an answer from another session, a late or a made-up one.
   bool deliver(session& s, const json& message);
 
-  // Sends our elicitation/create with `params` through `send`, then waits for the client's
-  // response and returns it (a whole JSON-RPC response). Every second of waiting calls `alive`
-  // (a heartbeat on the stream), which says whether the client is still there. Throws
-  // call_cancelled when the call is cancelled or the client gone; rpc_error when too many
-  // questions wait already or the answer does not come within limits.answer_timeout.
-  json ask(call_in_flight& call, json params, const std::function<bool(const json&)>& send,
-           const std::function<bool()>& alive);
-
- private:
-  bool expired(const session& s, std::chrono::steady_clock::time_point now) const;
+  // A new question of `call`: its id. Throws call_cancelled when the call is cancelled already,
+  // rpc_error when too many questions wait (in the session, of its client, or in all).
   long long start_question(call_in_flight& call);
   void end_question(call_in_flight& call, long long id);
+  // The answer to the call's question, once it came (taken out), else nothing. Throws
+  // call_cancelled when the call was cancelled.
+  std::optional<json> answer(call_in_flight& call);
+
+ private:
+  struct client_usage {
+    std::size_t sessions = 0, waiting = 0;
+    double tokens = 0;  // new sessions it may open now (a token bucket)
+    std::chrono::steady_clock::time_point refilled;
+  };
+  bool expired(const session& s, std::chrono::steady_clock::time_point now) const;
+  void sweep(std::chrono::steady_clock::time_point now);
+  void erase(std::map<std::string, std::shared_ptr<session>, std::less<>>::iterator it);
+  static void cancel_locked(const std::shared_ptr<call_in_flight>& call);
 
   const server_limits limits_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<session>, std::less<>> sessions_;
+  std::map<std::string, client_usage, std::less<>> clients_;
+  std::chrono::steady_clock::time_point swept_{};
   std::size_t waiting_ = 0;  // questions waiting, all sessions
 };
 

@@ -1,4 +1,5 @@
-// Streamable HTTP for the sample server, with cpp-httplib: both protocol eras on one endpoint.
+// Streamable HTTP for the sample server, with Boost.Beast on Asio coroutines: both protocol eras
+// on one endpoint, a fixed pool of threads, no thread per connection or per waiting question.
 //
 // 2026-07-28 (modern): every request stands alone. It names its version and the client's
 // capabilities in `_meta`, and mirrors its version, method and name in headers, which must
@@ -15,15 +16,39 @@
 #include "http_checks.hpp"
 #include "sessions.hpp"
 
-#include <httplib.h>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
 
+#include <sys/socket.h>
+
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 namespace mcp {
 
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = net::ip::tcp;
+using request = bhttp::request<bhttp::string_body>;
+
 namespace {
+
+constexpr auto no_throw = net::as_tuple(net::use_awaitable);
 
 constexpr const char* meta_capabilities = "io.modelcontextprotocol/clientCapabilities";
 constexpr const char* meta_version = "io.modelcontextprotocol/protocolVersion";
@@ -76,19 +101,35 @@ json transport_error(int code, const std::string& message) {
 // JSON text to send. Never throws on a string that is not UTF-8: it is replaced, not a crash.
 std::string text(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-void reply(httplib::Response& res, int status, const json& body) {
-  res.status = status;
-  res.set_content(text(body), "application/json");
+// What the server answers a request: a status, headers, a JSON body (or none); or, for a
+// 2025-11-25 call, the SSE stream the connection then serves.
+struct answer {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;    // JSON text; empty: no body
+  bool close = false;  // the connection is closed after it (a refusal)
+};
+
+answer reply(int status, const json& body) { return {status, {}, text(body)}; }
+
+std::string header_value(const request& req, std::string_view name) {
+  const auto it = req.find(beast::string_view(name.data(), name.size()));
+  return it == req.end() ? std::string() : std::string(it->value());
 }
 
-std::string principal_of(const httplib::Request& req) {
-  const std::string authorization = req.get_header_value("Authorization");
+std::size_t header_count(const request& req, std::string_view name) {
+  const auto range = req.equal_range(beast::string_view(name.data(), name.size()));
+  return static_cast<std::size_t>(std::distance(range.first, range.second));
+}
+
+std::string principal_of(const request& req) {
+  const std::string authorization = header_value(req, "Authorization");
   return authorization.empty() ? "anonymous" : authorization;
 }
 
 // Whether this request speaks 2026-07-28 or later (see the top of this file).
-bool is_modern(const httplib::Request& req, const json& message) {
-  const std::string value = req.get_header_value("MCP-Protocol-Version");  // owned: trimmed() views it
+bool is_modern(const request& req, const json& message) {
+  const std::string value = header_value(req, "MCP-Protocol-Version");  // owned: trimmed() views it
   const std::string_view header = http::trimmed(value);
   if (legacy_version(header)) return false;
   if (!header.empty()) return true;
@@ -98,13 +139,13 @@ bool is_modern(const httplib::Request& req, const json& message) {
 }
 
 // The one value of a header the client must send once, or nothing when absent or repeated.
-std::optional<std::string> single_header(const httplib::Request& req, const char* name) {
-  if (req.get_header_value_count(name) != 1) return std::nullopt;
-  return req.get_header_value(name);
+std::optional<std::string> single_header(const request& req, const char* name) {
+  if (header_count(req, name) != 1) return std::nullopt;
+  return header_value(req, name);
 }
 
 // 2026-07-28: the Mcp-Method and Mcp-Name headers against the body (HeaderMismatch, -32020).
-std::optional<rpc_error> header_mismatch(const httplib::Request& req, const json& message) {
+std::optional<rpc_error> header_mismatch(const request& req, const json& message) {
   const std::string method = text_of(message, "method");
   const auto header_method = single_header(req, "Mcp-Method");
   if (!header_method) return rpc_error(-32020, "Header mismatch: send one Mcp-Method header");
@@ -115,7 +156,7 @@ std::optional<rpc_error> header_mismatch(const httplib::Request& req, const json
   const json params = params_of(message);
   const char* key = method == "resources/read" ? "uri" : "name";
   const bool in_body = params.contains(key) && params[key].is_string();
-  if (req.get_header_value_count("Mcp-Name") == 0)
+  if (header_count(req, "Mcp-Name") == 0)
     return in_body ? std::optional(rpc_error(-32020, "Header mismatch: the Mcp-Name header is missing")) : std::nullopt;
   const auto header_name = single_header(req, "Mcp-Name");
   const auto decoded = header_name ? http::mcp_header_value(*header_name) : std::nullopt;
@@ -130,7 +171,7 @@ std::optional<rpc_error> header_mismatch(const httplib::Request& req, const json
 // rules read: the version header, the required `_meta` fields (-32602), the version header
 // against `_meta` (-32020), a version this server does not speak (-32022), then the other
 // mirrored headers. Each is an HTTP 400.
-std::optional<rpc_error> refused_modern(const httplib::Request& req, const json& message) {
+std::optional<rpc_error> refused_modern(const request& req, const json& message) {
   const auto header = single_header(req, "MCP-Protocol-Version");
   if (!header) return rpc_error(-32020, "Header mismatch: send one MCP-Protocol-Version header");
   const json params = params_of(message);
@@ -162,36 +203,33 @@ int status_of(const json& message) {
   return code == -32601 ? 404 : code == -32021 ? 400 : 200;
 }
 
-// The ElicitResult in the client's response to our elicitation/create. A JSON-RPC error from
-// the client is not an answer of the user's: the call fails, saying so.
-json answer_of(const json& response) {
-  if (const auto e = response.find("error"); e != response.end()) {
-    const std::string message = e->is_object() ? text_of(*e, "message") : std::string();
-    throw rpc_error(-32603, "The client answered the elicitation with an error" +
-                                (message.empty() ? std::string() : ": " + shown(message)));
-  }
-  const auto r = response.find("result");
-  return r != response.end() ? *r : json(nullptr);  // decoding reports a missing result as malformed
-}
-
-// Refuses, before any body is read, what no client of this loopback server sends: a Host or
-// Origin that is not a loopback name (a DNS-rebinding web page: 403), and a POST body that is
-// not JSON (a page's text/plain form post: 415). The connection is closed, the body unread.
-bool admitted(const httplib::Request& req, httplib::Response& res) {
-  const auto refuse = [&res](int status, const std::string& why) {
-    reply(res, status, transport_error(-32600, why));
-    res.set_header("Connection", "close");
-    return false;
+// Refuses, before any body is read, what no client of this loopback server sends: a header
+// that must come once and came more often (Host, Origin, Content-Length: which one would count?
+// 400), a Host or Origin that is not a loopback name (a DNS-rebinding web page: 403), and a POST
+// body that is not JSON (a page's text/plain form post: 415). The connection is then closed,
+// the body unread: it is never taken for a request of its own.
+std::optional<answer> refused(const bhttp::request_header<>& head) {
+  const auto refuse = [](int status, const std::string& why) {
+    answer a = reply(status, transport_error(-32600, why));
+    a.close = true;
+    return a;
   };
-  if (!http::loopback_host(req.get_header_value("Host")))
-    return refuse(403, "Forbidden: Host '" + shown(req.get_header_value("Host")) + "' is not this loopback server");
-  if (req.has_header("Origin") && !http::loopback_origin(req.get_header_value("Origin")))
-    return refuse(403,
-                  "Forbidden: requests from origin '" + shown(req.get_header_value("Origin")) + "' are not allowed");
-  if (req.method == "POST" && !http::json_content_type(req.get_header_value("Content-Type")))
+  const auto count = [&head](bhttp::field f) {
+    const auto range = head.equal_range(f);
+    return std::distance(range.first, range.second);
+  };
+  for (const auto f :
+       {bhttp::field::host, bhttp::field::origin, bhttp::field::content_length, bhttp::field::content_type})
+    if (count(f) > 1) return refuse(400, "Bad Request: more than one " + std::string(bhttp::to_string(f)) + " header");
+  const std::string host(head[bhttp::field::host]);
+  if (!http::loopback_host(host))
+    return refuse(403, "Forbidden: Host '" + shown(host) + "' is not this loopback server");
+  if (count(bhttp::field::origin) == 1 && !http::loopback_origin(head[bhttp::field::origin]))
+    return refuse(403, "Forbidden: requests from origin '" + shown(head[bhttp::field::origin]) + "' are not allowed");
+  if (head.method() == bhttp::verb::post && !http::json_content_type(head[bhttp::field::content_type]))
     return refuse(415, "Unsupported Media Type: the body must be application/json, not '" +
-                           shown(req.get_header_value("Content-Type")) + "'");
-  return true;
+                           shown(head[bhttp::field::content_type]) + "'");
+  return std::nullopt;
 }
 
 // One request, as the dispatcher needs it.
@@ -204,7 +242,10 @@ struct incoming {
   std::shared_ptr<session> s;
 };
 
-json no_asking(json) { throw rpc_error(-32603, "This request cannot send requests to the client"); }
+net::awaitable<nlohmann::json> no_asking(nlohmann::ordered_json) {
+  throw rpc_error(-32603, "This request cannot send requests to the client");
+  co_return nlohmann::json();  // never: a coroutine needs a co_return
+}
 
 }  // namespace
 
@@ -264,7 +305,7 @@ struct entry {
   std::string name, description;
   json input_schema;
   serves eras;
-  handler run;
+  asking_handler run;
 
   [[nodiscard]] bool serves_version(version v) const {
     return eras == serves::both || (eras == serves::v2025_11_25) == (v == version::v2025_11_25);
@@ -279,6 +320,7 @@ struct server::impl {
   server_limits limits;
   std::vector<entry> tools, prompts;
   session_table sessions;
+  std::atomic<std::size_t> connections{0};
 
   [[nodiscard]] bool any(const std::vector<entry>& list, version v) const {
     for (const entry& e : list)
@@ -331,7 +373,7 @@ struct server::impl {
     return result;
   }
 
-  json call_entry(const incoming& in, const std::function<json(json)>& ask) const {
+  net::awaitable<json> call_entry(const incoming& in, const call::asker& ask) const {
     const bool is_tool = in.method == "tools/call";
     const std::string target = text_of(in.params, "name");
     const entry* e = find(is_tool ? tools : prompts, target, in.protocol);
@@ -342,232 +384,493 @@ struct server::impl {
       if (in.params.contains("requestState") && !in.params["requestState"].is_string())
         throw rpc_error(-32602, "Invalid params: requestState must be a string");
     }
-    return e->run(call(in.protocol, in.method, in.params, in.principal, in.s, ask));
+    const call c(in.protocol, in.method, in.params, in.principal, in.s, ask, limits.answer_timeout);
+    co_return co_await e->run(c);
   }
 
   // The result of one request, or an rpc_error.
-  json run(const incoming& in, const std::function<json(json)>& ask) const {
+  net::awaitable<json> run(const incoming& in, const call::asker& ask) const {
     const bool modern = in.protocol == version::v2026_07_28;
     const std::string& m = in.method;
     const bool has_tools = any(tools, in.protocol), has_prompts = any(prompts, in.protocol);
-    if (m == "server/discover" && modern) return discover();
-    if (m == "ping" && !modern) return json::object();
-    if (m == "tools/list" && has_tools) return {{"tools", listed(tools, in.protocol)}};
-    if (m == "prompts/list" && has_prompts) return {{"prompts", listed(prompts, in.protocol)}};
-    if ((m == "tools/call" && has_tools) || (m == "prompts/get" && has_prompts)) return call_entry(in, ask);
+    if (m == "server/discover" && modern) co_return discover();
+    if (m == "ping" && !modern) co_return json::object();
+    if (m == "tools/list" && has_tools) co_return json{{"tools", listed(tools, in.protocol)}};
+    if (m == "prompts/list" && has_prompts) co_return json{{"prompts", listed(prompts, in.protocol)}};
+    if ((m == "tools/call" && has_tools) || (m == "prompts/get" && has_prompts)) co_return co_await call_entry(in, ask);
     throw rpc_error(-32601, "Method not found: " + shown(m));
   }
 
   // One request answered: a whole JSON-RPC response. A cancelled call has none (call_cancelled).
-  json dispatch(const incoming& in, const std::function<json(json)>& ask) const {
+  net::awaitable<json> dispatch(const incoming& in, const call::asker& ask) const {
     try {
-      json result = run(in, ask);
+      json result = co_await run(in, ask);
       if (in.protocol == version::v2026_07_28) result = finished(in.method, std::move(result));
-      return rpc_result(in.id, std::move(result));
+      co_return rpc_result(in.id, std::move(result));
     } catch (const call_cancelled&) {
       throw;
     } catch (const rpc_error& e) {
-      return rpc_error_message(in.id, e);
+      co_return rpc_error_message(in.id, e);
     } catch (const std::exception& e) {
-      return rpc_error_message(in.id, -32603, std::string("Internal error: ") + e.what());
+      co_return rpc_error_message(in.id, -32603, std::string("Internal error: ") + e.what());
     }
   }
 
-  void post(const httplib::Request& req, const std::string& body, httplib::Response& res) {
+  // One POST: its answer, or (2025-11-25 tools/call and prompts/get) the call to serve on an
+  // SSE stream, in `streamed`.
+  answer post(const request& req, const std::string& peer, std::optional<incoming>& streamed) {
     // Within limits before anything else: no value deeper or longer than them is ever built,
     // so that nothing below copies, compares or prints one (each of which recurses per level).
-    elicit::parsed_json parsed = elicit::parse_json(body, http_limits);
-    if (!parsed) return reply(res, 400, rpc_error_message(nullptr, -32700, parsed.error()->message));
+    elicit::parsed_json parsed = elicit::parse_json(req.body(), http_limits);
+    if (!parsed) return reply(400, rpc_error_message(nullptr, -32700, parsed.error()->message));
     const json message = json(std::move(parsed).value());
     if (!message.is_object())
-      return reply(res, 400, rpc_error_message(nullptr, -32600, "Invalid Request: a JSON-RPC message is an object"));
+      return reply(400, rpc_error_message(nullptr, -32600, "Invalid Request: a JSON-RPC message is an object"));
     if (message.contains("method") && !message["method"].is_string())
-      return reply(res, 400, rpc_error_message(nullptr, -32600, "Invalid Request: the method must be a string"));
+      return reply(400, rpc_error_message(nullptr, -32600, "Invalid Request: the method must be a string"));
     if (message.contains("id") && message.contains("method") && !valid_id(message["id"]))
-      return reply(res, 400, rpc_error_message(nullptr, -32600, "Invalid Request: an id is a string or an integer"));
-    if (is_modern(req, message)) post_modern(req, message, res);
-    else post_legacy(req, message, res);
+      return reply(400, rpc_error_message(nullptr, -32600, "Invalid Request: an id is a string or an integer"));
+    if (is_modern(req, message)) return post_modern(req, message);
+    return post_legacy(req, message, peer, streamed);
   }
 
-  void post_modern(const httplib::Request& req, const json& message, httplib::Response& res) const {
+  // 2026-07-28 requests answer at once (a question goes back in an InputRequiredResult), so
+  // their handlers never suspend: run to the end here, on the connection's thread.
+  answer post_modern(const request& req, const json& message) const {
     if (!message.contains("method"))
-      return reply(res, 400,
-                   transport_error(-32600,
-                                   "Invalid Request: at 2026-07-28 this server asks the client nothing "
-                                   "to answer; input comes back in inputResponses"));
-    if (!message.contains("id")) {  // a notification: nothing of 2026-07-28 needs one over HTTP
-      res.status = 202;
-      return;
-    }
+      return reply(400, transport_error(-32600,
+                                        "Invalid Request: at 2026-07-28 this server asks the client nothing "
+                                        "to answer; input comes back in inputResponses"));
+    if (!message.contains("id")) return {202, {}, {}};  // a notification: nothing of 2026-07-28 needs one over HTTP
     const json& id = message["id"];
-    if (const auto refusal = refused_modern(req, message)) return reply(res, 400, rpc_error_message(id, *refusal));
+    if (const auto refusal = refused_modern(req, message)) return reply(400, rpc_error_message(id, *refusal));
     const incoming in{id,     text_of(message, "method"), params_of(message), version::v2026_07_28, principal_of(req),
                       nullptr};
-    const json answer = dispatch(in, no_asking);
-    reply(res, status_of(answer), answer);
+    const json response = run_now(dispatch(in, no_asking));
+    return reply(status_of(response), response);
   }
 
-  void post_legacy(const httplib::Request& req, const json& message, httplib::Response& res) {
+  // The result of a coroutine that never suspends (a handler that does not ask), at once.
+  static json run_now(net::awaitable<json> work) {
+    net::io_context local;
+    std::optional<json> result;
+    std::exception_ptr failure;
+    net::co_spawn(local, std::move(work), [&](std::exception_ptr e, json r) {
+      failure = e;
+      result = std::move(r);
+    });
+    local.run();
+    if (failure) std::rethrow_exception(failure);
+    return std::move(*result);
+  }
+
+  answer post_legacy(const request& req, const json& message, const std::string& peer,
+                     std::optional<incoming>& streamed) {
     const json id = message.value("id", json(nullptr));
     const std::string method = text_of(message, "method");
-    if (method == "initialize" && message.contains("id")) return initialize(message, res);
-    const std::shared_ptr<session> s = session_of(req, id, res);
-    if (!s) return;
+    if (method == "initialize" && message.contains("id")) return initialize(message, peer);
+    std::optional<answer> refusal;
+    const std::shared_ptr<session> s = session_of(req, id, refusal);
+    if (!s) return *refusal;
     if (!message.contains("method")) {  // the client's answer to one of our questions
-      if (sessions.deliver(*s, message)) {
-        res.status = 202;
-        return;
-      }
-      return reply(res, 400,
-                   transport_error(-32600, "No elicitation of this session waits for an answer with this id"));
+      if (sessions.deliver(*s, message)) return {202, {}, {}};
+      return reply(400, transport_error(-32600, "No elicitation of this session waits for an answer with this id"));
     }
-    if (!message.contains("id")) return notification(*s, method, params_of(message), res);
-    const incoming in{id, method, params_of(message), version::v2025_11_25, principal_of(req), s};
-    if (method == "tools/call" || method == "prompts/get") return stream_call(in, res);
-    reply(res, 200, dispatch(in, no_asking));
+    if (!message.contains("id")) return notification(*s, method, params_of(message));
+    incoming in{id, method, params_of(message), version::v2025_11_25, principal_of(req), s};
+    if (method == "tools/call" || method == "prompts/get") {
+      streamed = std::move(in);
+      return {};
+    }
+    return reply(200, run_now(dispatch(in, no_asking)));
   }
 
-  // The live session a legacy request names, or nothing with the response set: 400 without a
+  // The live session a legacy request names, or nothing with the refusal set: 400 without a
   // session id, 404 for one that is unknown, deleted or expired (the client then initializes).
-  std::shared_ptr<session> session_of(const httplib::Request& req, const json& id, httplib::Response& res) {
+  std::shared_ptr<session> session_of(const request& req, const json& id, std::optional<answer>& refusal) {
     const auto header = single_header(req, "Mcp-Session-Id");
     if (!header) {
-      reply(res, 400, rpc_error_message(id, -32600, "Bad Request: send one Mcp-Session-Id header (from initialize)"));
+      refusal =
+          reply(400, rpc_error_message(id, -32600, "Bad Request: send one Mcp-Session-Id header (from initialize)"));
       return nullptr;
     }
     auto s = sessions.find(*header);
-    if (!s) reply(res, 404, rpc_error_message(id, -32001, "Session not found"));
+    if (!s) refusal = reply(404, rpc_error_message(id, -32001, "Session not found"));
     return s;
   }
 
-  void notification(session& s, const std::string& method, const json& params, httplib::Response& res) {
+  answer notification(session& s, const std::string& method, const json& params) {
     if (method == "notifications/cancelled" && params.contains("requestId") && valid_id(params["requestId"]))
       sessions.cancel(s, params["requestId"]);
-    res.status = 202;
+    return {202, {}, {}};
   }
 
-  void initialize(const json& message, httplib::Response& res) {
+  answer initialize(const json& message, const std::string& peer) {
     const json params = params_of(message);
     const json declared =
         params.contains("capabilities") && params["capabilities"].is_object() ? params["capabilities"] : json::object();
-    const std::shared_ptr<session> s = sessions.open(declared);
-    if (!s) {
-      res.set_header("Retry-After", "60");
-      return reply(res, 503,
-                   rpc_error_message(message["id"], -32603, "This server has too many sessions open; try later"));
+    opened o = sessions.open(declared, peer);
+    if (!o.s) {
+      answer a = reply(o.status, rpc_error_message(message["id"], -32603, o.why));
+      a.headers.emplace_back("Retry-After", o.status == 503 ? "60" : "1");
+      return a;
     }
     const std::string requested = text_of(params, "protocolVersion");
-    const std::string answer = requested == "2025-06-18" || requested == "2025-03-26" ? requested : "2025-11-25";
-    res.set_header("Mcp-Session-Id", s->id);
-    reply(res, 200,
-          rpc_result(message["id"], {{"protocolVersion", answer},
-                                     {"capabilities", capabilities(version::v2025_11_25)},
-                                     {"serverInfo", server_info()}}));
+    const std::string version = requested == "2025-06-18" || requested == "2025-03-26" ? requested : "2025-11-25";
+    answer a = reply(200, rpc_result(message["id"], {{"protocolVersion", version},
+                                                     {"capabilities", capabilities(version::v2025_11_25)},
+                                                     {"serverInfo", server_info()}}));
+    a.headers.emplace_back("Mcp-Session-Id", o.s->id);
+    return a;
   }
 
-  // 2025-11-25 tools/call and prompts/get: answered on an SSE stream, on which the handler may
-  // ask the client. The stream's worker thread waits for the answer; sessions bounds how many
-  // may wait, and for how long, and ends the wait when the call is cancelled or the client leaves.
-  void stream_call(const incoming& in, httplib::Response& res) {
-    const std::shared_ptr<call_in_flight> flight = sessions.begin_call(in.s, in.id);
-    if (!flight)
-      return reply(res, 200,
-                   rpc_error_message(in.id, -32600, "Invalid Request: a call with this id is in flight already"));
-    res.set_header("Cache-Control", "no-cache");
-    res.set_header("X-Accel-Buffering", "no");  // a proxy must not hold the question back
-    const auto provide = [this, in, flight](std::size_t, httplib::DataSink& sink) {
-      const auto send = [&sink](const json& m) {
-        const std::string event = "event: message\ndata: " + text(m) + "\n\n";
-        return sink.write(event.data(), event.size());
-      };
-      const auto alive = [&sink] { return sink.write(":\n\n", 3); };  // an SSE comment: ignored by clients
-      const auto ask = [&](json params) { return answer_of(sessions.ask(*flight, std::move(params), send, alive)); };
-      try {
-        send(dispatch(in, ask));
-      } catch (const call_cancelled& e) {
-        std::fprintf(stderr, "mcp_server: %s %s ended without a response: %s\n", in.method.c_str(),
-                     shown(text(in.id)).c_str(), e.what());
-      }
-      sessions.end_call(*flight);
-      sink.done();
-      return true;
-    };
-    res.set_chunked_content_provider("text/event-stream", provide,
-                                     [this, flight](bool) { sessions.end_call(*flight); });
+  // Any request on /mcp, its body read: the answer, or the call to stream.
+  answer route(const request& req, const std::string& peer, std::optional<incoming>& streamed) {
+    if (req.target() != "/mcp") return reply(404, transport_error(-32600, "Not found: this server serves /mcp"));
+    if (req.method() == bhttp::verb::post) return post(req, peer, streamed);
+    if (req.method() == bhttp::verb::delete_) {
+      const auto id = single_header(req, "Mcp-Session-Id");
+      if (!id) return {405, {{"Allow", "POST"}}, {}};  // 2026-07-28 has no session to delete
+      return {sessions.close(*id) ? 200 : 404, {}, {}};
+    }
+    // No standalone stream on GET (2025-11-25 lets a server refuse it; 2026-07-28 has none).
+    return {405, {{"Allow", "POST, DELETE"}}, {}};
   }
 };
+
+namespace {
+
+using stream_type = beast::tcp_stream;
+
+// Writes one whole response within the write timeout.
+net::awaitable<beast::error_code> write_answer(stream_type& stream, const answer& a, bool keep_alive,
+                                               std::chrono::seconds timeout) {
+  bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(a.status), 11};
+  for (const auto& [name, value] : a.headers) res.set(name, value);
+  if (!a.body.empty()) {
+    res.set(bhttp::field::content_type, "application/json");
+    res.body() = a.body;
+  }
+  res.keep_alive(keep_alive && !a.close);
+  res.prepare_payload();
+  stream.expires_after(timeout);
+  auto [ec, n] = co_await bhttp::async_write(stream, res, no_throw);
+  co_return ec;
+}
+
+// After a refusal: the answer written, no more sent, and what the client still sends (the rest
+// of the refused request) read and dropped, never parsed, for a moment, before the close (so
+// that the client reads the answer, not a reset, RFC 9112 9.6).
+net::awaitable<void> refuse(stream_type& stream, const answer& a, std::chrono::seconds timeout) {
+  if (co_await write_answer(stream, a, false, timeout)) co_return;
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream.expires_after(std::chrono::seconds(1));
+  std::array<char, 4096> scratch{};
+  std::size_t drained = 0;
+  while (drained < std::size_t{1} << 20) {
+    auto [ec, n] = co_await stream.async_read_some(net::buffer(scratch), no_throw);
+    if (ec) break;
+    drained += n;
+  }
+  stream.close();
+}
+
+// One SSE event with one JSON-RPC message, as text.
+std::string event_text(const json& message) { return "event: message\ndata: " + text(message) + "\n\n"; }
+
+// One SSE event, in one chunk. The text is taken by value and freed once written.
+net::awaitable<beast::error_code> write_event(stream_type& stream, std::string event, std::chrono::seconds timeout) {
+  stream.expires_after(timeout);
+  const auto chunk = bhttp::make_chunk(net::buffer(event));
+  auto [ec, n] = co_await net::async_write(stream, chunk, no_throw);
+  stream.expires_never();
+  co_return ec;
+}
+
+}  // namespace
+
+// A question of a 2025-11-25 call, the `send` of elicit::async_ask: registers it, writes it on
+// the call's stream, and sleeps on the call's timer until the answer comes (another connection
+// delivers it and wakes the timer) or the ask is cancelled (Asio cancellation: operation_aborted,
+// which async_ask turns into outcome::stopped).
+static net::awaitable<nlohmann::json> ask_on_stream(session_table& sessions, std::shared_ptr<call_in_flight> flight,
+                                                    stream_type& stream, std::chrono::seconds write_timeout,
+                                                    nlohmann::ordered_json params) {
+  const long long id = sessions.start_question(*flight);
+  struct question_end {
+    session_table& table;
+    call_in_flight& call;
+    long long id;
+    question_end(session_table& t, call_in_flight& c, long long i) : table(t), call(c), id(i) {}
+    question_end(const question_end&) = delete;
+    question_end& operator=(const question_end&) = delete;
+    ~question_end() { table.end_question(call, id); }
+  } done{sessions, *flight, id};
+  // The question as text only: its JSON (the whole form) is freed before the wait.
+  std::string question =
+      event_text(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", std::move(params)}});
+  if (co_await write_event(stream, std::move(question), write_timeout))
+    throw call_cancelled("the client left the stream");
+  for (;;) {
+    if (std::optional<json> answer = sessions.answer(*flight)) co_return nlohmann::json(std::move(*answer));
+    flight->wake.expires_at(std::chrono::steady_clock::time_point::max());
+    co_await flight->wake.async_wait(no_throw);
+    if ((co_await net::this_coro::cancellation_state).cancelled() != net::cancellation_type::none)
+      throw boost::system::system_error(net::error::operation_aborted);
+  }
+}
+
+struct connection_count {
+  std::atomic<std::size_t>& count;
+  explicit connection_count(std::atomic<std::size_t>& c) : count(c) { ++count; }
+  connection_count(const connection_count&) = delete;
+  connection_count& operator=(const connection_count&) = delete;
+  ~connection_count() { --count; }
+};
+
+// What the watch of a stream and its call share: the watch's handler may be queued already when
+// the call ends, so it must not touch the socket after `ended`.
+struct watch_state {
+  bool gone = false, ended = false;
+};
+
+// Watches a stream's socket while its call runs: the client's end of file (or a reset) cancels
+// the call at once. A wake-up with nothing to read (the reactor may report one) waits again;
+// bytes to read are a pipelined next request, not a leave.
+static void watch_leave(server::impl& self, std::shared_ptr<call_in_flight> flight, tcp::socket& socket,
+                        std::shared_ptr<watch_state> watch) {
+  socket.async_wait(tcp::socket::wait_read, [&self, flight, &socket, watch](beast::error_code ec) {
+    if (ec || watch->ended) return;  // the call ended first
+    char byte = 0;
+    const ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0) return;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+      watch_leave(self, flight, socket, watch);
+      return;
+    }
+    watch->gone = true;
+    self.sessions.cancel(flight);
+  });
+}
+
+// 2025-11-25 tools/call and prompts/get: answered on an SSE stream, on which the handler may
+// ask the client. The handler is a coroutine of this connection: a waiting question holds its
+// frame, no thread. It ends without a response when cancelled (notifications/cancelled, the
+// session deleted) or when the client leaves the stream (seen at once: the socket turns
+// readable at its end of file). False when the connection cannot go on.
+static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream, incoming in, bool keep_alive) {
+  const auto executor = co_await net::this_coro::executor;
+  const std::shared_ptr<call_in_flight> flight = self.sessions.begin_call(in.s, in.id, executor);
+  const auto timeout = self.limits.write_timeout;
+  if (!flight) {
+    const answer a =
+        reply(200, rpc_error_message(in.id, -32600, "Invalid Request: a call with this id is in flight already"));
+    co_return !co_await write_answer(stream, a, keep_alive, timeout) && keep_alive;
+  }
+  struct call_end {
+    session_table& table;
+    call_in_flight& call;
+    call_end(session_table& t, call_in_flight& c) : table(t), call(c) {}
+    call_end(const call_end&) = delete;
+    call_end& operator=(const call_end&) = delete;
+    ~call_end() { table.end_call(call); }
+  } ended{self.sessions, *flight};
+  {  // the head's fields freed once written: a waiting stream holds no copy of them
+    bhttp::response<bhttp::empty_body> res{bhttp::status::ok, 11};
+    res.set(bhttp::field::content_type, "text/event-stream");
+    res.set(bhttp::field::cache_control, "no-cache");
+    res.set("X-Accel-Buffering", "no");  // a proxy must not hold the question back
+    res.keep_alive(keep_alive);
+    res.chunked(true);
+    bhttp::response_serializer<bhttp::empty_body> head{res};
+    stream.expires_after(timeout);
+    auto [ec, n] = co_await bhttp::async_write_header(stream, head, no_throw);
+    if (ec) co_return false;
+  }
+  stream.expires_never();
+  const auto watch = std::make_shared<watch_state>();
+  tcp::socket& socket = stream.socket();
+  watch_leave(self, flight, socket, watch);
+  const call::asker ask = [&self, flight, &stream, timeout](nlohmann::ordered_json params) {
+    return ask_on_stream(self.sessions, flight, stream, timeout, std::move(params));
+  };
+  std::optional<json> response;
+  try {
+    net::awaitable<json> work = self.dispatch(in, ask);
+    auto token = net::bind_cancellation_slot(flight->cancel.slot(), net::use_awaitable);
+    response = co_await net::co_spawn(executor, std::move(work), std::move(token));
+  } catch (const call_cancelled& e) {
+    std::fprintf(stderr, "mcp_server: %s %s ended without a response: %s\n", in.method.c_str(),
+                 shown(text(in.id)).c_str(), e.what());
+  }
+  flight->cancel.slot().clear();  // nothing left to cancel: a late emit must reach no handler
+  flight->finished = true;
+  watch->ended = true;
+  beast::error_code ignored;
+  socket.cancel(ignored);  // the watch for the client's leave
+  if (watch->gone) co_return false;
+  std::string result = response ? event_text(*response) : std::string();
+  response.reset();
+  if (!result.empty() && co_await write_event(stream, std::move(result), timeout)) co_return false;
+  stream.expires_after(timeout);
+  const auto last = bhttp::make_chunk_last();
+  auto [ec, n] = co_await net::async_write(stream, last, no_throw);
+  stream.expires_never();
+  co_return !ec && keep_alive;
+}
+
+// One connection: requests one after another (keep-alive), each within the request deadline.
+static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
+  const connection_count counted(self.connections);
+  beast::error_code ec;
+  const std::string peer = socket.remote_endpoint(ec).address().to_string();
+  if (ec) co_return;
+  socket.set_option(tcp::no_delay(true), ec);  // no delayed-ACK wait for small writes: ~40 ms a request
+  stream_type stream(std::move(socket));
+  beast::flat_buffer buffer;
+  const server_limits& limits = self.limits;
+  for (;;) {
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.header_limit(16 * 1024);
+    parser.body_limit(http_limits.max_bytes);
+    // The whole request, headers and body, within one deadline: trickling bytes do not extend it.
+    stream.expires_after(limits.request_timeout);
+    auto [head_error, head_bytes] = co_await bhttp::async_read_header(stream, buffer, parser, no_throw);
+    if (head_error == bhttp::error::end_of_stream || head_error == beast::error::timeout ||
+        head_error == net::error::connection_reset || head_error == net::error::operation_aborted)
+      co_return;
+    if (head_error) {
+      const bool long_headers = head_error == bhttp::error::header_limit;
+      const answer a = reply(long_headers ? 431 : 400,
+                             transport_error(-32600, long_headers ? "Request header fields too large"
+                                                                  : "Bad Request: " + head_error.message()));
+      co_await refuse(stream, a, limits.write_timeout);
+      co_return;
+    }
+    if (auto refusal = refused(parser.get())) {
+      co_await refuse(stream, *refusal, limits.write_timeout);
+      co_return;
+    }
+    if (parser.get()[bhttp::field::expect] == "100-continue") {
+      bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, 11};
+      if (auto [e, n] = co_await bhttp::async_write(stream, go_on, no_throw); e) co_return;
+    }
+    auto [body_error, body_bytes] = co_await bhttp::async_read(stream, buffer, parser, no_throw);
+    if (body_error == bhttp::error::body_limit) {
+      const answer a = reply(413, rpc_error_message(nullptr, -32700,
+                                                    "The JSON is more than " + std::to_string(http_limits.max_bytes) +
+                                                        " bytes long, more than this server reads."));
+      co_await refuse(stream, a, limits.write_timeout);
+      co_return;
+    }
+    if (body_error == beast::error::timeout || body_error == bhttp::error::end_of_stream ||
+        body_error == bhttp::error::partial_message)
+      co_return;
+    if (body_error) {
+      const answer a = reply(400, transport_error(-32600, "Bad Request: " + body_error.message()));
+      co_await refuse(stream, a, limits.write_timeout);
+      co_return;
+    }
+    stream.expires_never();
+    std::optional<incoming> streamed;
+    answer a;
+    bool keep_alive = false;
+    {  // the request's headers and body freed before a stream waits: it holds only what it needs
+      const request req = parser.release();
+      keep_alive = req.keep_alive();
+      try {
+        a = self.route(req, peer, streamed);
+      } catch (const std::exception& e) {
+        a = reply(500, transport_error(-32603, std::string("Internal error: ") + e.what()));
+      }
+    }
+    if (buffer.size() == 0) buffer.shrink_to_fit();  // a waiting or idle connection holds no read buffer
+    if (streamed) {
+      incoming in = std::move(*streamed);
+      if (!co_await stream_call(self, stream, std::move(in), keep_alive)) break;
+    } else if (co_await write_answer(stream, a, keep_alive, limits.write_timeout) || !keep_alive || a.close) {
+      break;
+    }
+  }
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream.close();
+}
+
+static net::awaitable<void> accept_all(server::impl& self, tcp::acceptor& acceptor, net::io_context& io) {
+  const auto executor = co_await net::this_coro::executor;
+  for (;;) {
+    // A strand of the io_context's own executor, not of an any_io_executor: small enough that
+    // every copy of it (each timer, frame and handler of the connection holds one) stays inside
+    // any_io_executor, with no allocation: about 1 KiB less per waiting elicitation, measured.
+    const auto strand = net::make_strand(io);
+    auto [ec, socket] = co_await acceptor.async_accept(strand, no_throw);
+    if (ec) {
+      // Out of file descriptors, say: wait a moment rather than spin, then go on.
+      std::fprintf(stderr, "mcp_server: accept: %s\n", ec.message().c_str());
+      net::steady_timer pause(executor, std::chrono::milliseconds(100));
+      co_await pause.async_wait(no_throw);
+      continue;
+    }
+    if (self.connections.load() >= self.limits.max_connections) {
+      beast::error_code ignored;
+      socket.close(ignored);  // over the budget: refused at once, nothing read
+      continue;
+    }
+    net::co_spawn(socket.get_executor(), serve(self, std::move(socket)), net::detached);
+  }
+}
+
+void call::throw_client_error(const nlohmann::json& error) {
+  const std::string message = error.is_object() && error.contains("message") && error["message"].is_string()
+                                  ? error["message"].get<std::string>()
+                                  : std::string();
+  throw rpc_error(-32603, "The client answered the elicitation with an error" +
+                              (message.empty() ? std::string() : ": " + shown(message)));
+}
+
+void call::throw_stopped(elicit::stop_reason why) const {
+  if (why == elicit::stop_reason::cancelled) throw call_cancelled("the call was cancelled");
+  throw rpc_error(-32603,
+                  "The client did not answer the elicitation within " + std::to_string(answer_timeout_.count()) + " s");
+}
 
 server::server(std::string name, std::string version_text, server_limits limits)
     : impl_(std::make_unique<impl>(std::move(name), std::move(version_text), limits)) {}
 server::~server() = default;
 
 void server::tool(std::string name, std::string description, json input_schema, serves eras, handler h) {
+  tool(std::move(name), std::move(description), std::move(input_schema), eras,
+       asking_handler([h = std::move(h)](const call& c) -> net::awaitable<json> { co_return h(c); }));
+}
+
+void server::tool(std::string name, std::string description, json input_schema, serves eras, asking_handler h) {
   impl_->tools.push_back({std::move(name), std::move(description), std::move(input_schema), eras, std::move(h)});
 }
 
-void server::prompt(std::string name, std::string description, serves eras, handler h) {
+void server::prompt(std::string name, std::string description, serves eras, asking_handler h) {
   impl_->prompts.push_back({std::move(name), std::move(description), nullptr, eras, std::move(h)});
 }
 
 void server::listen(int port) {
-  httplib::Server http;
-  const server_limits& limits = impl_->limits;
-  http.new_task_queue = [n = limits.threads] { return new httplib::ThreadPool(n); };
-  // Small writes (headers, then the body) are not held back waiting for the client's delayed
-  // ACK: about 40 ms per keep-alive request without it.
-  http.set_tcp_nodelay(true);
-  // A connection that sends nothing, or too slowly, gives its thread back after this long.
-  http.set_read_timeout(limits.read_timeout);
-  http.set_keep_alive_timeout(limits.read_timeout.count());
-  http.set_keep_alive_max_count(100);
-  http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-    return admitted(req, res) ? httplib::Server::HandlerResponse::Unhandled : httplib::Server::HandlerResponse::Handled;
-  });
-  // A body longer than the limit is refused (413) and never held whole in memory: one with a
-  // longer Content-Length is skipped unread, a chunked one is read only up to the limit.
-  http.set_payload_max_length(http_limits.max_bytes);
-  const std::string too_long = text(rpc_error_message(
-      nullptr, -32700,
-      "The JSON is more than " + std::to_string(http_limits.max_bytes) + " bytes long, more than this server reads."));
-  http.set_error_handler([too_long](const httplib::Request&, httplib::Response& res) {
-    if (res.status == 413 && res.body.empty()) res.set_content(too_long, "application/json");
-  });
-  http.Post("/mcp",
-            [this, too_long](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
-              std::string body;
-              bool over = false;
-              const bool complete = read([&](const char* data, std::size_t n) {
-                over = n > http_limits.max_bytes - body.size();
-                if (!over) body.append(data, n);
-                return !over;
-              });
-              if (over || res.status == 413) {
-                res.status = 413;
-                res.set_header("Connection", "close");
-                res.set_content(too_long, "application/json");
-              } else if (!complete) {
-                res.status = 400;
-                res.set_header("Connection", "close");
-              } else {
-                impl_->post(req, body, res);
-              }
-            });
-  // No standalone stream (2025-11-25 lets a server refuse it; 2026-07-28 has none).
-  http.Get("/mcp", [](const httplib::Request&, httplib::Response& res) {
-    res.status = 405;
-    res.set_header("Allow", "POST, DELETE");
-  });
-  http.Delete("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
-    const auto id = single_header(req, "Mcp-Session-Id");
-    if (!id) {
-      res.status = 405;  // 2026-07-28 has no session to delete
-      res.set_header("Allow", "POST");
-      return;
-    }
-    res.status = impl_->sessions.close(*id) ? 200 : 404;
-  });
-  std::fprintf(stderr, "%s listening on http://127.0.0.1:%d/mcp\n", impl_->name.c_str(), port);
-  if (!http.listen("127.0.0.1", port)) throw std::runtime_error("cannot listen on 127.0.0.1:" + std::to_string(port));
+  const std::size_t threads =
+      impl_->limits.threads != 0 ? impl_->limits.threads : std::max(1U, std::thread::hardware_concurrency());
+  net::io_context io(static_cast<int>(threads));
+  tcp::acceptor acceptor(io);
+  const tcp::endpoint where(net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port));
+  beast::error_code ec;
+  acceptor.open(where.protocol(), ec);
+  if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(where, ec);
+  if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) throw std::runtime_error("cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + ec.message());
+  net::co_spawn(io, accept_all(*impl_, acceptor, io), net::detached);
+  std::fprintf(stderr, "%s listening on http://127.0.0.1:%d/mcp (%zu threads)\n", impl_->name.c_str(), port, threads);
+  std::vector<std::thread> pool;
+  for (std::size_t i = 1; i < threads; ++i) pool.emplace_back([&io] { io.run(); });
+  io.run();
+  for (std::thread& t : pool) t.join();
 }
 
 }  // namespace mcp

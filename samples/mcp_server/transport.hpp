@@ -3,7 +3,10 @@
 // knows a form; server.cpp has the forms and their handlers.
 #pragma once
 
+#include <elicit/asio.hpp>
 #include <elicit/elicit.hpp>
+
+#include <boost/asio/awaitable.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -42,30 +45,49 @@ class session;
 // JSON-RPC parse error (-32700) before any value of it is built, copied or compared.
 inline constexpr elicit::json_limits http_limits{.max_bytes = 4 * 1024 * 1024, .max_depth = 64};
 
-// What the server holds for its clients, at most. A waiting elicitation holds one thread (the
-// HTTP library writes a stream from a worker thread), so the waiting ones are a small share of
-// the threads: the rest keep serving everyone else.
+// What the server holds for its clients, at most: a memory budget, not a thread count. A waiting
+// elicitation holds a coroutine frame and its connection (measured: docs/samples.md), no
+// thread, so the bounds are what the memory allows; the per-client bounds (a client is a peer
+// address) keep one client from taking what everyone shares.
 struct server_limits {
-  std::size_t threads = 64;
-  std::size_t max_sessions = 1000;
+  std::size_t threads = 0;              // the threads that serve every connection; 0: the core count
+  std::size_t max_connections = 32768;  // open connections, in all (beyond: closed at once)
+  std::size_t max_sessions = 16384;
+  std::size_t max_sessions_per_client = 10240;
+  std::size_t session_rate = 2000;             // new sessions a second a client may open, on average
+  std::size_t session_burst = 2000;            // ... and at once
   std::chrono::seconds session_idle{30 * 60};  // a session unused this long is dropped
-  std::size_t max_waiting = 16;                // elicitations waiting for an answer, in all
-  std::size_t max_waiting_per_session = 4;
+  // What one waiting elicitation may cost, session and connection included, at most: the
+  // budget below divided by it is the bound on waiting elicitations in all.
+  static constexpr std::size_t bytes_per_waiting = 16 * 1024;
+  std::size_t waiting_memory = 256 * 1024 * 1024;                // bytes for waiting elicitations, in all
+  std::size_t max_waiting = waiting_memory / bytes_per_waiting;  // 16384
+  std::size_t max_waiting_per_client = 10240;
+  std::size_t max_waiting_per_session = 8;
   std::chrono::seconds answer_timeout{60};  // how long an elicitation waits for its answer
-  std::chrono::seconds read_timeout{3};     // for a request's bytes, and between requests
+  // A whole request, headers and body, must arrive within this long from the moment the server
+  // waits for it (a keep-alive connection idle this long is closed): a slow client holds a
+  // connection this long at most, whatever it sends.
+  std::chrono::seconds request_timeout{3};
+  std::chrono::seconds write_timeout{10};  // for each response or event written
 };
 
 // One tools/call or prompts/get, as its handler sees it.
 class call {
  public:
-  call(version v, std::string method, json params, std::string principal, std::shared_ptr<session> s,
-       std::function<json(json)> ask)
+  // How a call asks its client: sends an elicitation/create with these params, and completes
+  // with the client's whole JSON-RPC response.
+  using asker = std::function<boost::asio::awaitable<nlohmann::json>(nlohmann::ordered_json)>;
+
+  call(version v, std::string method, json params, std::string principal, std::shared_ptr<session> s, asker ask,
+       std::chrono::seconds answer_timeout)
       : version_(v),
         method_(std::move(method)),
         params_(std::move(params)),
         principal_(std::move(principal)),
         session_(std::move(s)),
-        ask_(std::move(ask)) {}
+        ask_(std::move(ask)),
+        answer_timeout_(answer_timeout) {}
 
   [[nodiscard]] version protocol() const noexcept { return version_; }
   // "tools/call" or "prompts/get".
@@ -90,23 +112,38 @@ class call {
   [[nodiscard]] json raw_response(const std::string& key) const;
 
   // 2025-11-25: sends `elicitation/create` to the client on this call's SSE stream and waits for
-  // its answer (the ElicitResult). Throws rpc_error when the answer does not come in time, when
-  // too many elicitations wait already, or when the client answers with an error.
+  // its answer (the ElicitResult), in a coroutine: the wait holds no thread. Through the
+  // library's async core (elicit::async_ask), one attempt: the tool reports the answer as it came.
+  // Throws rpc_error when the answer does not come in time, when too many elicitations wait
+  // already, or when the client answers with an error; call_cancelled (sessions.hpp) when the
+  // call is cancelled (notifications/cancelled, the session deleted, the client gone).
   template <class Form>
-  [[nodiscard]] elicit::response<Form> ask(std::string_view message) const {
-    return elicit::decode<Form>(nlohmann::json(ask_(elicit::form_params<Form>(message))));
+  [[nodiscard]] boost::asio::awaitable<elicit::response<Form>> ask(std::string message) const {
+    elicit::async_ask_options options{.ask = {.max_attempts = 1}, .timeout = answer_timeout_};
+    asker send = ask_;  // named, not a temporary of the co_await expression (g++-12 mishandles those)
+    auto asking = elicit::async_ask<Form>(std::move(send), std::move(message), options);
+    elicit::ask_result<Form> asked = co_await std::move(asking);
+    if (asked.outcome() == elicit::outcome::error) throw_client_error(*asked.error());
+    if (asked.outcome() == elicit::outcome::stopped) throw_stopped(*asked.stop_reason());
+    co_return asked.answer();
   }
 
  private:
+  [[noreturn]] static void throw_client_error(const nlohmann::json& error);
+  [[noreturn]] void throw_stopped(elicit::stop_reason why) const;
+
   version version_;
   std::string method_;
   json params_;
   std::string principal_;
   std::shared_ptr<session> session_;
-  std::function<json(json)> ask_;
+  asker ask_;
+  std::chrono::seconds answer_timeout_;
 };
 
+// A handler that answers at once, and one that may ask the client first (a coroutine).
 using handler = std::function<json(const call&)>;
+using asking_handler = std::function<boost::asio::awaitable<json>(const call&)>;
 
 // A complete tool result with one text block.
 [[nodiscard]] json text_result(const std::string& text, bool is_error = false);
@@ -119,13 +156,16 @@ class server {
   ~server();
 
   void tool(std::string name, std::string description, json input_schema, serves eras, handler h);
-  void prompt(std::string name, std::string description, serves eras, handler h);
+  void tool(std::string name, std::string description, json input_schema, serves eras, asking_handler h);
+  void prompt(std::string name, std::string description, serves eras, asking_handler h);
 
-  // Serves http://127.0.0.1:<port>/mcp until the process ends.
+  // Serves http://127.0.0.1:<port>/mcp until the process ends, on limits.threads threads.
+  // Throws std::runtime_error when it cannot listen there.
   void listen(int port);
 
+  struct impl;  // in transport.cpp: what the connections' coroutines share
+
  private:
-  struct impl;
   std::unique_ptr<impl> impl_;
 };
 

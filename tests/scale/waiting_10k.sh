@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# 10,000 waiting elicitations on one samples/mcp_server with its defaults, by hand (not in
+# ./build.sh test: about half a minute and 20,000 sockets):
+#   tests/scale/waiting_10k.sh build/rel/samples/mcp_server/mcp_server [COUNT]
+# Raises the open-file limit (each waiting elicitation is a socket on each side), then runs
+# waiting.py: every elicitation waits at once, a ping's p99 meanwhile, the RSS per waiting
+# elicitation (session and connection included, < 16 KiB), every tool its own client's answer.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+count=${2:-10000}
+ulimit -n "$(ulimit -Hn)"
+if (($(ulimit -n) < count + 1000)); then
+  echo "waiting_10k: the open-file limit $(ulimit -n) is below $((count + 1000)); raise the hard limit" >&2
+  exit 1
+fi
+cd "$(mktemp -d)"
+exec python3 "$here/waiting.py" "$1" "$count" --max-bytes 16384 --json
