@@ -201,9 +201,11 @@ using field_value_t = typename field_parts<described_member_t<Form, I>>::value;
 template <class Form>
 std::string problem_of(std::size_t i, const field_spec& s, const refinements& r) {
   std::string found;
-  for_each_index<member_count<Form>>([&]<std::size_t I>() {
-    if (I == i) found = field_problem<field_value_t<Form, I>>(s, r);
-  });
+  if constexpr (form_rules<Form>::ok) {  // otherwise its diagnostic is given: nothing more of it compiles
+    for_each_index<member_count<Form>>([&]<std::size_t I>() {
+      if (I == i) found = field_problem<field_value_t<Form, I>>(s, r);
+    });
+  }
   return found;
 }
 

@@ -44,6 +44,10 @@ inline violation too_long(std::size_t bytes, std::size_t max_bytes) {
   return {"", "maxBytes",
           message("The JSON is ", bytes, " bytes long, more than the ", max_bytes, " this server reads.")};
 }
+// The same, for a value whose length is not counted to its end (it stops past the limit).
+inline violation too_long(std::size_t max_bytes) {
+  return {"", "maxBytes", message("The JSON is more than ", max_bytes, " bytes long, more than this server reads.")};
+}
 
 // A lower bound on the length of `j` as JSON text: strings and keys by their bytes and quotes,
 // any other value one byte. Walked with a stack of its own, never by recursion; stops as soon
@@ -85,10 +89,7 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
     } else if (j->is_array()) {
       for (const nlohmann::json& item : j->get_ref<const nlohmann::json::array_t&>()) push({&item, depth + 1});
     }
-    if (bytes > limits.max_bytes)
-      return violation{
-          "", "maxBytes",
-          message("The JSON is more than ", limits.max_bytes, " bytes long, more than this server reads.")};
+    if (bytes > limits.max_bytes) return too_long(limits.max_bytes);
   }
   return std::nullopt;
 }

@@ -1,7 +1,9 @@
 # Runs one compile-fail case: the source must fail to compile, and the compiler's output must
 # contain every `// expect: TEXT` line of the source (plain text, not a pattern) and, for
 # `// member: NAME`, the member's name as the compilers print it in the failing instantiation
-# (GCC: "Form::NAME)", Clang: ".NAME}"). `// flags: ...` adds compiler flags. The same source compiled with -DELICIT_CONTROL (the
+# (GCC: "Form::NAME)", Clang: ".NAME}"), and exactly one `error:` line: a rule that fails stops
+# elicit there, so nothing after it adds errors of its own (docs/design.md, "Diagnostics").
+# `// flags: ...` adds compiler flags. The same source compiled with -DELICIT_CONTROL (the
 # form written correctly) must compile: so the failure comes from the rule under test (for most
 # cases that is checked once for all, by the build: -DCONTROL=batched).
 #
@@ -32,6 +34,13 @@ execute_process(COMMAND ${CXX} ${flags} ${SOURCE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but it must not")
+endif()
+
+string(REPLACE ";" "," lines "${out}")  # a ';' would split the list of matches
+string(REGEX MATCHALL "(^|\n)[^\n]*error: [^\n]*" errors "${lines}")
+list(LENGTH errors error_count)
+if(NOT error_count EQUAL 1)
+  message(FATAL_ERROR "${SOURCE} gives ${error_count} errors; a broken rule must give exactly one:\n${out}")
 endif()
 
 file(STRINGS ${SOURCE} expectations REGEX "^// (expect|member): ")

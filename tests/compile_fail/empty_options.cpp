@@ -1,5 +1,5 @@
-// expect: elicit_options returns no option
-// member: tier
+// expect: the field offers no option (elicit_options returns none, or choices() was given none): offer at least one
+// choice member: tier
 #include <elicit/schema.hpp>
 
 namespace app {

@@ -1,6 +1,7 @@
 // expect: this enum has an enumerator at -128 or 127, the ends of the values elicit reflects, or one past them
 // expect: list its choices with a constexpr elicit_options(E) function
-// expect: reflected_range_rule<app::Country
+// expect: reflected_range_rule
+// expect: app::Country
 // member: country
 #include <elicit/schema.hpp>
 

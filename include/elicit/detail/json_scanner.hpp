@@ -18,6 +18,7 @@
 #include <elicit/detail/same_text.hpp>
 #include <elicit/detail/utf8.hpp>
 
+#include <bit>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -253,8 +254,14 @@ inline bool json_scanner::string(std::string_view& out, bool keep) {
     // one it should flag), and everything before it is plain text.
     if (end_ - p >= 8) {
       constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+      // The eight bytes with the first in the lowest: the borrows of the test below run upwards,
+      // so only the lowest byte it flags is sure to be one it should flag.
       std::uint64_t w = 0;
-      std::memcpy(&w, p, 8);
+      if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&w, p, 8);
+      } else {
+        for (unsigned i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+      }
       const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
       const std::uint64_t special =
           (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
@@ -262,7 +269,7 @@ inline bool json_scanner::string(std::string_view& out, bool keep) {
         p += 8;
         continue;
       }
-      p += static_cast<unsigned>(__builtin_ctzll(special)) / 8;  // little-endian: the first byte is the lowest
+      p += static_cast<unsigned>(std::countr_zero(special)) / 8;  // the first byte is the lowest
     } else if (p == end_) {
       at_ = p;
       return fail(failure::syntax);

@@ -23,8 +23,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace elicit::detail {
@@ -79,7 +81,7 @@ class text_reply {
   text_reply(std::string_view text, std::span<const field_spec> specs, bool strict, std::size_t max_depth)
       : scan_(text, max_depth), specs_(specs), strict_(strict) {
     if (specs.size() > near_fields) far_.resize(specs.size());
-    values_ = specs.size() > near_fields ? std::span<text_value>(far_) : std::span(near_.data(), specs.size());
+    values_ = specs.size() > near_fields ? std::span<text_value>(far_) : std::span(near_fields_at(), specs.size());
   }
   text_reply(const text_reply&) = delete;
   text_reply& operator=(const text_reply&) = delete;
@@ -104,10 +106,10 @@ class text_reply {
   }
   void add_item(const text_value& item) {
     if (items_.empty() && item_count_ < near_items) {
-      near_items_[item_count_++] = item;
+      near_items_at()[item_count_++] = item;
       return;
     }
-    if (items_.empty()) items_.assign(near_items_.begin(), near_items_.begin() + item_count_);
+    if (items_.empty()) items_.assign(near_items_at(), near_items_at() + item_count_);
     items_.push_back(item);
     ++item_count_;
   }
@@ -122,14 +124,18 @@ class text_reply {
   bool content_seen_ = false;      // a "content" key came: the slots hold its fields
   bool content_is_object_ = true;  // an absent content reads as an empty object
   text_value content_;             // the content, when it is not an object
-  // In place for most forms and answers, and left unwritten until used (2 KB a decode).
+  // In place for most forms and answers, and left unwritten until used (2 KB a decode): bytes
+  // whose lifetime, beginning with the reader's, creates the text_values in them implicitly
+  // ([intro.object]: text_value is an implicit-lifetime aggregate), so that every slot is an
+  // object when it is written and read, with no union member that is not the active one.
   static constexpr std::size_t near_fields = 16, near_items = 32;
-  union {
-    std::array<text_value, near_fields> near_;  // the fields' values (kind nothing: absent)
-  };
-  union {
-    std::array<text_value, near_items> near_items_;  // the items of the fields' lists
-  };
+  static_assert(std::is_aggregate_v<text_value> && std::is_trivially_copyable_v<text_value> &&
+                    std::is_trivially_destructible_v<text_value>,
+                "elicit: text_reply's slots are created implicitly: text_value must stay an implicit-lifetime type");
+  alignas(text_value) std::byte near_bytes_[near_fields * sizeof(text_value)];      // the fields' values
+  alignas(text_value) std::byte near_item_bytes_[near_items * sizeof(text_value)];  // the items of their lists
+  text_value* near_fields_at() noexcept { return std::launder(reinterpret_cast<text_value*>(near_bytes_)); }
+  text_value* near_items_at() noexcept { return std::launder(reinterpret_cast<text_value*>(near_item_bytes_)); }
   std::vector<text_value> far_;  // the fields' values, for a form of more fields
   std::span<text_value> values_;
   std::vector<text_value> items_;  // all the items, once there are more
@@ -230,7 +236,7 @@ inline bool text_reply::read_field(text_value& out) {
 
 inline reply text_reply::result(std::span<value_view> fields) {
   reply r;
-  const text_value* items = items_.empty() ? near_items_.data() : items_.data();
+  const text_value* items = items_.empty() ? near_items_at() : items_.data();
   if (!result_is_object_) {
     r.not_object = value_view(not_object_, items);
     return r;

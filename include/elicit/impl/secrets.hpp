@@ -99,13 +99,13 @@ constexpr bool asks_for_secret(const field_spec& s) noexcept {
 }
 
 template <class Form, std::size_t I, auto Member = probe_of<Form, I>()>
-struct secret_rule {
-  static constexpr bool ok = !asks_for_secret(spec_of<Form, I>);
-  static_assert(ok,
+constexpr bool secret_rule() {
+  static_assert(I == static_cast<std::size_t>(-1),
                 "elicit: this field's name says it is a credential (password, API key, token, card number, "
                 "one-time code...), and forms must never ask for one: send the user to a page of yours in URL "
                 "mode instead (elicit::url_params). If it is no credential, add elicit::not_secret to it");
-};
+  return false;
+}
 
 // The index of the first field that looks like a credential, or the field count.
 template <class Form>
@@ -125,8 +125,7 @@ constexpr bool no_secrets() {
   if constexpr (found == member_count<Form>) {
     return true;
   } else {
-    static_cast<void>(sizeof(secret_rule<Form, found>));
-    return false;
+    return secret_rule<Form, found>();
   }
 }
 
