@@ -186,12 +186,17 @@ State open_state(const mcp::call& c, const elicit::input_responses& answers) {
   return *state;
 }
 
-// A form is asked only of a client that declared form-mode elicitation; any other gets
-// MissingRequiredClientCapabilityError naming it.
+// A form is asked only of a client that declared form-mode elicitation. Any other gets, at
+// 2026-07-28, MissingRequiredClientCapabilityError (-32021) naming it; at 2025-11-25, which has
+// no such error, -32600 saying the same in words.
 void require_form(const mcp::call& c) {
-  if (!c.modes().form)
-    throw mcp::rpc_error(-32021, "Missing required client capability: elicitation (form mode)",
-                         {{"requiredCapabilities", {{"elicitation", {{"form", json::object()}}}}}});
+  if (c.modes().form) return;
+  if (c.protocol() == mcp::version::v2025_11_25)
+    throw mcp::rpc_error(-32600,
+                         "Invalid Request: this asks the user in a form, and the client did not declare "
+                         "form-mode elicitation (capabilities.elicitation) in initialize");
+  throw mcp::rpc_error(-32021, "Missing required client capability: elicitation (form mode)",
+                       {{"requiredCapabilities", {{"elicitation", {{"form", json::object()}}}}}});
 }
 
 // ---- One answer to every answer ------------------------------------------------------------------
@@ -433,7 +438,8 @@ boost::asio::awaitable<json> prompt_with_context(const mcp::call& c) {
     asked.emplace(co_await c.ask<PromptContext>(std::string(context_question)));
   else asked.emplace(responses_of(c).get<PromptContext>("user_context"));
   const elicit::response<PromptContext>& context = *asked;
-  const next_step next = judged(context, "user_context");
+  // The input key is a 2026-07-28 word: at 2025-11-25 the error names no key.
+  const next_step next = judged(context, c.protocol() == mcp::version::v2025_11_25 ? "" : "user_context");
   if (next == next_step::ask_again)
     co_return elicit::input_required{c.modes()}.ask<PromptContext>("user_context", context_question).result();
   if (next == next_step::report) co_return mcp::prompt_result("No context", not_given(context, context_question));

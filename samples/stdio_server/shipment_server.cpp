@@ -78,7 +78,7 @@ ordered_json unanswered(const elicit::ask_result<Form>& r, const std::string& sh
       return text_result(fmt::format("Shipment {} was not booked: you declined to give the {}.", shipment, what));
     case elicit::outcome::cancelled:
       return text_result(fmt::format(
-          "Booking of shipment {} was cancelled before the {} was given; nothing was booked. Ask again when ready.",
+          "Booking of shipment {} was cancelled when asked for the {}; nothing was booked. Ask again when ready.",
           shipment, what));
     case elicit::outcome::error:
       return text_result(fmt::format("Shipment {} was not booked: the client could not ask for the {}: {}", shipment,

@@ -84,9 +84,9 @@ def session_headers(sid):
 class Stream:
     """A tools/call answered on an SSE stream, read event by event."""
 
-    def __init__(self, sid, request_id, tool="test_elicitation", arguments=None):
+    def __init__(self, sid, request_id, tool="test_elicitation", arguments=None, method="tools/call"):
         self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
-        body = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+        body = {"jsonrpc": "2.0", "id": request_id, "method": method,
                 "params": {"name": tool, "arguments": arguments or {}}}
         headers = {"Content-Type": "application/json", "Accept": ACCEPT, **session_headers(sid)}
         self.conn.request("POST", "/mcp", body=json.dumps(body), headers=headers)
@@ -185,6 +185,27 @@ def test_cancellation():
     check(status == 400, "the cancelled call's question takes no answer (400)")
 
 
+def test_prompt_words_at_2025():
+    # At 2025-11-25 the prompt that asks speaks that version: a code it defines (not 2026-07-28's
+    # -32021) for a client without form elicitation, and no 2026 input key in an invalid answer's error.
+    prompt = "test_input_required_result_prompt"
+    sid = initialize({})
+    stream = Stream(sid, "p-1", tool=prompt, method="prompts/get")
+    error = (stream.next_message() or {}).get("error", {})
+    check(error.get("code") == -32600 and "form" in error.get("message", ""),
+          f"a prompt that needs a form, asked by a client without one: -32600 saying why (got {error})")
+    stream.close()
+    sid = initialize({"elicitation": {}})
+    stream = Stream(sid, "p-2", tool=prompt, method="prompts/get")
+    question = stream.next_message()
+    check(question and question.get("method") == "elicitation/create", "the prompt asks its question on the stream")
+    answer(sid, question["id"], {"context": 42})
+    error = (stream.next_message() or {}).get("error", {})
+    check(error.get("code") == -32602 and "user_context" not in json.dumps(error),
+          f"an invalid answer: -32602 with no 2026-07-28 input key (got {error})")
+    stream.close()
+
+
 def test_half_open_and_latency():
     idle = []
     for i in range(40):
@@ -269,8 +290,8 @@ def main():
                 break
             except OSError:
                 time.sleep(0.05)
-        for test in (test_refusals, test_initialize_version, test_session_isolation, test_cancellation, test_half_open_and_latency,
-                     test_waiting_bound_and_expiry):
+        for test in (test_refusals, test_initialize_version, test_session_isolation, test_cancellation,
+                     test_prompt_words_at_2025, test_half_open_and_latency, test_waiting_bound_and_expiry):
             print(f"-- {test.__name__}")
             test()
         check(server.poll() is None, "the server ran the whole time")

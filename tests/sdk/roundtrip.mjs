@@ -159,7 +159,7 @@ const cases = [
   ["cancel the address", async () => {
     const r = await book([cancel]);
     assert.equal(r.isError, false);
-    assert.match(r.text, /was cancelled before the delivery address was given; nothing was booked/);
+    assert.match(r.text, /was cancelled when asked for the delivery address; nothing was booked/);
   }],
   ["decline the options after giving the address", async () => {
     const r = await book([accept(address), accept(slot), decline]);
