@@ -27,12 +27,14 @@
 #include <elicit/impl/keywords.hpp>
 #include <elicit/impl/option_index.hpp>
 #include <elicit/impl/read_value.hpp>
+#include <elicit/impl/rules.hpp>
 #include <elicit/impl/write_value.hpp>
 #include <elicit/schema.hpp>
 
 #include <boost/pfr.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -82,32 +84,34 @@ struct offered_set {
   ~offered_set() = default;
 };
 
-// The options, checked: none, an empty or repeated wire value, text that is not UTF-8 (the
-// first of these, in the options' order). Linear in the options. Throws std::bad_alloc.
+// A rule's words for form_error, with what the refinement gave that breaks it.
+inline std::string rule_message(problem p, std::string_view detail = {}) {
+  return detail.empty() ? std::string(rule_text(p)) : message(rule_text(p), " (", detail, ")");
+}
+
+// The options, checked by the rule elicit_options meets at compile time (options_problem):
+// none, an empty or repeated wire value, text that is not UTF-8 (the first of these, in the
+// options' order). Linear in the options. Throws std::bad_alloc.
 inline std::shared_ptr<const offered_set> make_offered(std::vector<offer> offers) {
   auto set = std::make_shared<offered_set>();
   set->offers = std::move(offers);
   const std::size_t n = set->offers.size();
   set->entries.reserve(n);
-  std::size_t bad = n;  // the first option with an empty value or text that is not UTF-8
   for (std::size_t i = 0; i < n; ++i) {
     const offer& o = set->offers[i];
     set->entries.push_back({static_cast<std::int64_t>(i), o.value, o.title});
     set->titled = set->titled || !o.title.empty();
-    if (bad == n && (o.value.empty() || !is_utf8(o.value) || !is_utf8(o.title))) bad = i;
   }
   if (!option_index::fits(n)) {
     set->problem = "offer fewer choices";
     return set;
   }
   set->index = option_index(set->entries.data(), n);
-  const std::size_t repeated = set->index.repeated();
-  if (n == 0) set->problem = "offer at least one choice";
-  else if (bad < n && (repeated == option_index::none || bad <= repeated))
-    set->problem = set->offers[bad].value.empty() ? message("option ", bad + 1, " has an empty value")
-                                                  : message("option ", bad + 1, " is not valid UTF-8");
-  else if (repeated != option_index::none)
-    set->problem = message("the value \"", set->offers[repeated].value, "\" is offered twice");
+  const auto [found, at] = options_problem(set->entries.data(), n);
+  if (found == problem::empty_options) set->problem = rule_message(found);
+  else if (found == problem::repeated_option_wire)
+    set->problem = rule_message(found, message("\"", set->offers[at].value, "\" is offered twice"));
+  else if (found != problem::none) set->problem = rule_message(found, message("option ", at + 1));
   return set;
 }
 
@@ -141,10 +145,17 @@ inline default_spec default_from_json(const field_spec& s, refinements& r) {
     d.text = v.get_ref<const std::string&>();
   } else {  // a select: its options by value; one that is not offered is left out (and refused)
     r.default_options.clear();
-    if (v.is_string()) r.default_options.push_back(option_value(s, v.get_ref<const std::string&>()));
-    if (v.is_array())
+    const bool one = s.type == value_type::single_select && v.is_string();
+    const bool list = s.type == value_type::multi_select && v.is_array() &&
+                      std::all_of(v.begin(), v.end(), [](const nlohmann::json& item) { return item.is_string(); });
+    if (!one && !list) {  // not the field's type: the default rule refuses it
+      d.kind = default_spec::kind_t::text;
+      return d;
+    }
+    if (one) r.default_options.push_back(option_value(s, v.get_ref<const std::string&>()));
+    else
       for (const nlohmann::json& item : v)
-        if (item.is_string()) r.default_options.push_back(option_value(s, item.get_ref<const std::string&>()));
+        r.default_options.push_back(option_value(s, item.get_ref<const std::string&>()));
     d.kind = default_spec::kind_t::enumerators;
     d.enumerators = r.default_options.data();
     d.enumerator_count = r.default_options.size();
@@ -166,27 +177,27 @@ inline void link(field_spec& s, const field_spec& base, refinements& r) {
   s.def = r.default_value.is_null() ? base.def : default_from_json(s, r);
 }
 
-// What is wrong with one field's refined description, or "": the bounds among themselves, the
-// options, and the default, read by the decoder's own checks as if a client had sent it.
+// What is wrong with one field's refined description, or "": the rules its declaration met at
+// compile time (impl/rules.hpp, in the same words), applied to what was refined; then the
+// default read by the decoder's own checks, as if a client had sent it (what an answer must
+// meet beyond a declaration: no hidden controls, a float's rounding).
 template <class Value>
 std::string field_problem(const field_spec& s, const refinements& r) {
-  if (!is_utf8(s.title) || !is_utf8(s.description)) return "the title and description must be valid UTF-8";
   using traits = value_traits<without_optional_t<Value>>;
-  if constexpr (requires { traits::type_min; }) {
-    const bound<number> lo = traits::type_min, hi = traits::type_max;
-    if ((s.minimum && !within(*s.minimum, lo, hi)) || (s.maximum && !within(*s.maximum, lo, hi)))
-      return "a minimum or maximum lies outside what the field's C++ type can hold";
-  }
+  if (const problem p = texts_problem(s); p != problem::none) return rule_message(p);
+  if (const problem p = bounds_problem<traits>(s); p != problem::none) return rule_message(p);
   if (r.offered && !r.offered->problem.empty()) return r.offered->problem;  // found once, by choices()
-  if (s.minimum && s.maximum && compare(*s.minimum, *s.maximum) > 0) return "the minimum is above the maximum";
-  if (s.min_length && s.max_length && *s.min_length > *s.max_length) return "the minimum length is above the maximum";
-  if (s.min_items && s.max_items && *s.min_items > *s.max_items) return "min_items is above max_items";
-  if (s.min_items && (!s.runtime_options || r.offered) && *s.min_items > s.option_count)
-    return message("min_items (", *s.min_items, ") asks for more choices than the ", s.option_count, " offered");
+  const bool options_known = !s.runtime_options || r.offered;
+  if (const problem p = order_problem(s, options_known); p != problem::none) {
+    if (p != problem::min_items_above_options) return rule_message(p);
+    return rule_message(p, message("min_items ", *s.min_items, ", ", s.option_count, " offered"));
+  }
   const nlohmann::json given = !r.default_value.is_null() ? r.default_value
                                : s.has_default()          ? default_json(s)
                                                           : nlohmann::json();
-  if (given.is_null() || (s.runtime_options && !r.offered)) return {};
+  if (given.is_null() || !options_known) return {};
+  if (const problem p = default_problem<traits>(s); p != problem::none)
+    return rule_message(p, message("the default ", given.dump()));
   violation_list found;
   Value held{};
   read_value(given, s, held, reporter{found, s.wire});
@@ -446,6 +457,11 @@ class form {
   [[noreturn]] static void fail(const detail::field_spec& s, std::string_view why) {
     throw form_error(detail::message("elicit::form: field \"", s.wire, "\": ", why));
   }
+  // A keyword the field does not take (the rule annotations meet at compile time).
+  static void check_fits(const detail::field_spec& s, unsigned fits, unsigned slots) {
+    const detail::problem p = detail::misfit_problem(fits, slots, detail::fit_of(s.type, s.fmt));
+    if (p != detail::problem::none) fail(s, detail::rule_message(p));
+  }
 
   // Applies `change` to one field, then checks the field whole; a refused change is undone.
   template <class Change>
@@ -483,8 +499,8 @@ class form {
   }
 
   static void narrow_bound(detail::field_spec& s, detail::number n, bool lower) {
-    if (s.type != value_type::integer && s.type != value_type::number) fail(s, "only a number field has a range");
-    if (!n.is_finite()) fail(s, "a bound must be a finite number");
+    check_fits(s, detail::fits_numbers, lower ? detail::slot_minimum : detail::slot_maximum);
+    if (!n.is_finite()) fail(s, detail::rule_message(detail::problem::bound_not_finite));
     if (s.type == value_type::integer && !n.is_whole()) fail(s, "an integer field's bound must be a whole number");
     const std::optional<detail::number>& lo = s.minimum;
     const std::optional<detail::number>& hi = s.maximum;
@@ -493,18 +509,18 @@ class form {
     if (!lower && hi && detail::compare(n, *hi) > 0)
       fail(s, detail::message("a maximum of ", n, " would widen the form's own maximum of ", *hi));
     if (lower && hi && detail::compare(n, *hi) > 0)
-      fail(s, detail::message("a minimum of ", n, " is above the maximum of ", *hi));
+      fail(s, detail::rule_message(detail::problem::min_above_max, detail::message("minimum ", n, ", maximum ", *hi)));
     if (!lower && lo && detail::compare(n, *lo) < 0)
-      fail(s, detail::message("a maximum of ", n, " is below the minimum of ", *lo));
+      fail(s, detail::rule_message(detail::problem::min_above_max, detail::message("minimum ", *lo, ", maximum ", n)));
     (lower ? s.minimum : s.maximum) = n;
   }
 
   static void narrow_count(detail::field_spec& s, detail::bound<std::size_t>& bound, std::size_t n, bool lower,
                            unsigned kind) {
-    if (kind == text_fields && (s.type != value_type::string || s.fmt == format::date || s.fmt == format::date_time))
-      fail(s, "only a text field has a length");
-    if (kind == list_fields && s.type != value_type::multi_select)
-      fail(s, "only a multi-select has min_items and max_items");
+    if (kind == text_fields)
+      check_fits(s, detail::fits_strings, lower ? detail::slot_min_length : detail::slot_max_length);
+    if (kind == list_fields)
+      check_fits(s, detail::fits_arrays, lower ? detail::slot_min_items : detail::slot_max_items);
     if (bound && (lower ? n < *bound : n > *bound))
       fail(s, detail::message("a ", lower ? "minimum" : "maximum", " of ", n, " would widen the form's own ", *bound));
     bound = n;
