@@ -105,6 +105,11 @@ test_all() {
   configure_and_build gcc -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O3" \
     -DCMAKE_CXX_COMPILER=g++-12 -DELICIT_WERROR=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
   run_tests gcc
+  # What the many-instances test counted (flows started, completed, refused, replays refused),
+  # printed from ctest's log: ctest shows a passing test's output only there.
+  phase "gcc: what scale.shared_replay counted"
+  sed -n '/Testing: scale.shared_replay/,/<end of output>/p' build/gcc/Testing/Temporary/LastTest.log |
+    grep -E '^(ok|FAIL|  ) ' || true
   lint gcc
   # clang++ in Debug under AddressSanitizer and UndefinedBehaviorSanitizer: everything that runs
   # (the peers too), the rules that must not compile (clang's diagnostics are checked as g++'s
