@@ -343,20 +343,25 @@ def test_slowloris():
         server.stop()
 
 
+def trickle_headers(sock, every, give_up):
+    """Begins a request's headers on `sock`, then sends one more byte of a header every `every`
+    seconds until the server closes the connection or `give_up` seconds pass: (closed, seconds)."""
+    sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    start = time.monotonic()
+    while time.monotonic() - start < give_up:
+        time.sleep(every)
+        try:
+            sock.send(b"a")
+        except OSError:
+            return True, time.monotonic() - start
+    return False, time.monotonic() - start
+
+
 def test_request_deadline():
     server = Server(name="deadline")
     try:
         with socket.create_connection(("127.0.0.1", server.port)) as sock:
-            sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            start, closed = time.monotonic(), False
-            while time.monotonic() - start < 12:
-                time.sleep(0.5)
-                try:
-                    sock.send(b"a")
-                except OSError:
-                    closed = True
-                    break
-            took = time.monotonic() - start
+            closed, took = trickle_headers(sock, every=0.5, give_up=12)
         check(closed and took < 11, f"headers trickling in a byte every 0.5 s are cut off "
                                     f"({'after %.1f s' % took if closed else 'not within 12 s'})")
     finally:
@@ -432,16 +437,7 @@ def test_idle_keep_alive():
             sock.sendall(keep_alive_request(server.port))
             read_one_response(sock)
             time.sleep(2)  # idle, then a request that trickles: its deadline runs from its first byte
-            sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            start, closed = time.monotonic(), False
-            while time.monotonic() - start < 6:
-                time.sleep(0.25)
-                try:
-                    sock.send(b"a")
-                except OSError:
-                    closed = True
-                    break
-            took = time.monotonic() - start
+            closed, took = trickle_headers(sock, every=0.25, give_up=6)
             check(closed and took < 3, f"after an idle wait, a request trickling in is cut off at its own deadline "
                                        f"(1 s from its first byte): {'after %.1f s' % took if closed else 'not within 6 s'}")
         with socket.create_connection(("127.0.0.1", server.port)) as sock:
