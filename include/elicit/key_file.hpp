@@ -26,7 +26,7 @@
 #pragma once
 
 #include <elicit/detail/message.hpp>
-#include <elicit/state.hpp>
+#include <elicit/key_ring.hpp>
 
 #include <openssl/crypto.h>
 
@@ -100,15 +100,6 @@ inline std::string quoted_word(std::string_view word) {
   return message("\"", word, "\"");
 }
 
-// The key ring's rule for an id, checked here first so that a word that breaks it (a secret in
-// the wrong place, say) is never quoted.
-inline bool valid_key_id(std::string_view id) noexcept {
-  return !id.empty() && id.size() <= key_ring::max_id_length && std::all_of(id.begin(), id.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-           c == '-';
-  });
-}
-
 // The text of `path`, whole, or why not. The buffer is wiped by the caller once read.
 inline std::string key_file_text(const std::filesystem::path& path) {
   const auto fail = [&](std::string_view why) {
@@ -161,7 +152,7 @@ inline std::string key_file_text(const std::filesystem::path& path) {
     if (words[0] == "key") {
       if (words.size() != 3) throw fail(line_number, "a key line is `key ID SECRET`, three words");
       if (out.ids.size() == detail::max_key_file_keys) throw fail(line_number, "more than 64 keys");
-      if (!detail::valid_key_id(words[1])) throw fail(line_number, "a key id is 1 to 32 of A-Z a-z 0-9 . _ -");
+      if (!key_ring::valid_id(words[1])) throw fail(line_number, "a key id is 1 to 32 of A-Z a-z 0-9 . _ -");
       const std::string id(words[1]);
       if (std::find(out.ids.begin(), out.ids.end(), id) != out.ids.end())
         throw fail(line_number, detail::message("the key id \"", id, "\" is there twice"));
@@ -181,7 +172,7 @@ inline std::string key_file_text(const std::filesystem::path& path) {
     } else if (words[0] == "seal") {
       if (words.size() != 2) throw fail(line_number, "a seal line is `seal ID`, two words");
       if (sealing) throw fail(line_number, detail::message("a second seal line (the first is line ", seal_line, ")"));
-      if (!detail::valid_key_id(words[1])) throw fail(line_number, "seal names no valid key id");
+      if (!key_ring::valid_id(words[1])) throw fail(line_number, "seal names no valid key id");
       sealing = std::string(words[1]);
       seal_line = line_number;
     } else {

@@ -19,7 +19,7 @@
 #pragma once
 
 #include <elicit/detail/message.hpp>
-#include <elicit/state.hpp>
+#include <elicit/replay_guard.hpp>
 
 #include <hiredis/hiredis.h>
 #include <pthread.h>

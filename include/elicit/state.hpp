@@ -18,468 +18,48 @@
 //
 // The state type is an aggregate of the same field types a form has (it travels as the same
 // content JSON, through the same reflection and validation), at most ~48 KiB of it.
+//
+// One idea a header: this one binds, seals and opens; the keys are in <elicit/key_ring.hpp>, the
+// replay guards in <elicit/replay_guard.hpp>, the OpenSSL primitives in detail/crypto.hpp. This
+// header includes them all, so that including it alone is enough.
 #pragma once
 
 #include <elicit/decode.hpp>
+#include <elicit/detail/crypto.hpp>
 #include <elicit/detail/enum_reflection.hpp>
 #include <elicit/detail/fnv1a.hpp>
 #include <elicit/detail/maybe_value.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/key_ring.hpp>
 #include <elicit/limits.hpp>
+#include <elicit/replay_guard.hpp>
 #include <elicit/schema.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/kdf.h>
-#include <openssl/params.h>
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <limits>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <new>
 #include <optional>
-#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <thread>
-#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace elicit {
 
-namespace detail {
-
-inline std::vector<unsigned char> random_bytes(std::size_t n) {
-  std::vector<unsigned char> out(n);
-  if (RAND_bytes(out.data(), static_cast<int>(n)) != 1) throw std::runtime_error("elicit: OpenSSL RAND_bytes failed");
-  return out;
-}
-
-// base64url without padding (RFC 4648 section 5), through OpenSSL's base64.
-inline std::string base64url_encode(std::span<const unsigned char> bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n =
-      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes.data(), static_cast<int>(bytes.size()));
-  out.resize(static_cast<std::size_t>(n));
-  while (!out.empty() && out.back() == '=') out.pop_back();
-  for (char& c : out) c = c == '+' ? '-' : (c == '/' ? '_' : c);
-  return out;
-}
-
-// The bytes of base64url text, or nothing when it is not canonical base64url: any other
-// spelling of the same bytes is refused, so that no two tokens open to the same state.
-inline std::optional<std::vector<unsigned char>> base64url_decode(std::string_view text) {
-  if (text.size() % 4 == 1) return std::nullopt;
-  std::string b64(text);
-  for (char& c : b64) {
-    if (c == '-') c = '+';
-    else if (c == '_') c = '/';
-    else if (c == '+' || c == '/' || c == '=') return std::nullopt;
-  }
-  const std::size_t pad = (4 - b64.size() % 4) % 4;
-  b64.append(pad, '=');
-  std::vector<unsigned char> out(b64.size() / 4 * 3);
-  const int n =
-      EVP_DecodeBlock(out.data(), reinterpret_cast<const unsigned char*>(b64.data()), static_cast<int>(b64.size()));
-  if (n < 0 || static_cast<std::size_t>(n) < pad) return std::nullopt;
-  out.resize(static_cast<std::size_t>(n) - pad);
-  if (base64url_encode(out) != text) return std::nullopt;
-  return out;
-}
-
-struct cipher_context {
-  std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx{EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free};
-};
-
-// Bytes as lowercase hex, two characters a byte: elicitation ids and argument digests.
-inline std::string hex_of(std::span<const unsigned char> bytes) {
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * bytes.size());
-  for (unsigned char b : bytes) {
-    out += hex[b >> 4];
-    out += hex[b & 15];
-  }
-  return out;
-}
-
-}  // namespace detail
-
 // A fresh elicitation id for URL mode: 128 random bits, as hex. Throws std::runtime_error when
 // OpenSSL has no random bytes to give.
 [[nodiscard]] inline std::string new_elicitation_id() { return detail::hex_of(detail::random_bytes(16)); }
-
-namespace detail {
-
-inline std::array<unsigned char, 32> sha256(std::string_view a, std::string_view b = {}) {
-  std::array<unsigned char, 32> out{};
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-  unsigned int n = 0;
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||
-      EVP_DigestUpdate(ctx.get(), a.data(), a.size()) != 1 || EVP_DigestUpdate(ctx.get(), b.data(), b.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx.get(), out.data(), &n) != 1)
-    throw std::runtime_error("elicit: OpenSSL SHA-256 failed");
-  return out;
-}
-
-// A 256-bit key derived from `secret` with HKDF-SHA256 (RFC 5869), bound to its key id, so that
-// one secret under two ids gives two keys and a key never is the secret itself.
-inline std::array<unsigned char, 32> derive_key(std::span<const unsigned char> secret, std::string_view key_id) {
-  std::array<unsigned char, 32> key{};
-  std::unique_ptr<EVP_KDF, decltype(&EVP_KDF_free)> kdf(EVP_KDF_fetch(nullptr, "HKDF", nullptr), &EVP_KDF_free);
-  if (!kdf) throw std::runtime_error("elicit: OpenSSL has no HKDF");
-  std::unique_ptr<EVP_KDF_CTX, decltype(&EVP_KDF_CTX_free)> ctx(EVP_KDF_CTX_new(kdf.get()), &EVP_KDF_CTX_free);
-  static constexpr char salt[] = "elicit requestState";
-  std::string info = "elicit requestState v2 key ";
-  info += key_id;
-  char digest[] = "SHA256";
-  const OSSL_PARAM params[] = {
-      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest, 0),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, const_cast<unsigned char*>(secret.data()), secret.size()),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, const_cast<char*>(salt), sizeof salt - 1),
-      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(), info.size()), OSSL_PARAM_construct_end()};
-  if (!ctx || EVP_KDF_derive(ctx.get(), key.data(), key.size(), params) != 1)
-    throw std::runtime_error("elicit: OpenSSL HKDF failed");
-  return key;
-}
-
-// The shortest period of `v`: the least p with v[i] == v[i + p] for every i < size - p. It is the
-// size less the longest border (a prefix that is also a suffix), found in O(size) as
-// Knuth-Morris-Pratt does.
-inline std::size_t shortest_period(std::span<const unsigned char> v) {
-  if (v.empty()) return 0;
-  std::vector<std::size_t> border(v.size(), 0);
-  for (std::size_t i = 1, k = 0; i < v.size(); ++i) {
-    while (k > 0 && v[i] != v[k]) k = border[k - 1];
-    if (v[i] == v[k]) ++k;
-    border[i] = k;
-  }
-  return v.size() - border.back();
-}
-
-// The Shannon entropy of the bytes' histogram, in bits a byte: 0 for one byte repeated, 3 for
-// eight bytes equally often, at most 8.
-inline double entropy_per_byte(std::span<const unsigned char> v) {
-  std::array<std::size_t, 256> count{};
-  for (unsigned char b : v) ++count[b];
-  const auto n = static_cast<double>(v.size());
-  double sum = 0;  // of c log2 c
-  for (std::size_t c : count)
-    if (c > 1) sum += static_cast<double>(c) * std::log2(static_cast<double>(c));
-  return std::log2(n) - sum / n;
-}
-
-// Why a secret is too weak to seal with, or nothing. The rule: a secret is refused when
-//   - it is shorter than 32 bytes; or when its bytes, or its steps (the differences between
-//     neighbouring bytes, modulo 256: one fewer), are
-//   - periodic with a period of at most half their length: two or more copies of one block,
-//     the last maybe cut (all zero, "01234567" x 4, "Password1" x 4, any block twice; in the
-//     steps: runs such as "abcdef...", "02468...", "zyx...", strides that repeat); or
-//   - of under 3 bits of entropy a byte (Shannon, of their histogram; 3 is eight values equally
-//     often): few distinct bytes, or a few that dominate ("aaaa...ab"; in the steps, a run
-//     broken once, "abc...xyz012345").
-// 32 random bytes are refused with a probability under 2^-83 (the entropy rules; the periods
-// 2^-127): state_key::generate() draws again then, so a generated key always passes.
-inline const char* weak_secret(std::span<const unsigned char> secret) {
-  if (secret.size() < 32) return "a secret for sealing state must be at least 32 bytes";
-  std::vector<unsigned char> steps(secret.size() - 1);
-  for (std::size_t i = 0; i + 1 < secret.size(); ++i) steps[i] = static_cast<unsigned char>(secret[i + 1] - secret[i]);
-  if (2 * shortest_period(secret) <= secret.size())
-    return "the secret is a shorter block repeated (all zero, \"Password1\" x 4...): use state_key::generate()";
-  if (2 * shortest_period(steps) <= steps.size())
-    return "the secret is a run whose steps repeat (\"abcdef...\", \"02468...\"): use state_key::generate()";
-  constexpr double least_bits = 3.0 - 1e-9;  // eight values equally often pass, rounding aside
-  if (entropy_per_byte(secret) < least_bits)
-    return "the secret has under 3 bits of entropy a byte (too few distinct bytes, or a few that dominate): use "
-           "state_key::generate()";
-  if (entropy_per_byte(steps) < least_bits)
-    return "the secret's steps from byte to byte have under 3 bits of entropy (a run, broken here and there): use "
-           "state_key::generate()";
-  return nullptr;
-}
-
-}  // namespace detail
-
-// A secret from which sealing keys are derived: 256 random bits. Generate it once, keep it in
-// a secret store, and give every instance of the server the same one (see key_ring).
-class state_key {
- public:
-  static constexpr std::size_t size = 32;
-
-  // A key that detail::weak_secret passes (it draws again in the rare case, under 2^-83, that
-  // random bytes look weak), so that from_text always reads back its to_text. Throws
-  // std::runtime_error when OpenSSL has no random bytes to give.
-  [[nodiscard]] static state_key generate() {
-    state_key k;
-    do {
-      auto bytes = detail::random_bytes(size);
-      std::memcpy(k.bytes_.data(), bytes.data(), size);
-      OPENSSL_cleanse(bytes.data(), bytes.size());
-    } while (detail::weak_secret(k.bytes_) != nullptr);
-    return k;
-  }
-  // Throws std::invalid_argument when `bytes` are not 32, or are too weak (detail::weak_secret).
-  [[nodiscard]] static state_key from_bytes(std::span<const unsigned char> bytes) {
-    if (bytes.size() != size) throw std::invalid_argument("elicit::state_key: a key is exactly 32 bytes");
-    if (const char* weak = detail::weak_secret(bytes))
-      throw std::invalid_argument(std::string("elicit::state_key: ") + weak);
-    state_key k;
-    std::memcpy(k.bytes_.data(), bytes.data(), size);
-    return k;
-  }
-  // From the text to_text() gave, e.g. read from a secret store or an environment variable.
-  // Throws std::invalid_argument for anything but 32 strong bytes as base64url (43 characters).
-  [[nodiscard]] static state_key from_text(std::string_view base64url) {
-    const auto bytes = detail::base64url_decode(base64url);
-    if (!bytes || bytes->size() != size)
-      throw std::invalid_argument("elicit::state_key: expected 32 bytes as base64url (43 characters)");
-    return from_bytes(*bytes);
-  }
-  // The key as base64url without padding, 43 characters: what from_text() reads back.
-  [[nodiscard]] std::string to_text() const { return detail::base64url_encode(bytes_); }
-  [[nodiscard]] std::span<const unsigned char> bytes() const noexcept { return bytes_; }
-
-  ~state_key() { OPENSSL_cleanse(bytes_.data(), bytes_.size()); }
-  state_key(const state_key&) = default;
-  state_key& operator=(const state_key&) = default;
-
- private:
-  state_key() = default;
-  std::array<unsigned char, size> bytes_{};
-};
-
-// The keys a server seals and opens states with. One key seals; every key in the ring opens.
-// Each token names its key by id (authenticated, in clear), so opening tries that key only.
-//
-// Rotation, in three phases, none of which fails a pending state:
-//   1. add:    every instance adds the new key (ring.add("2026-12", new_secret)); it opens, it
-//              does not seal yet. Wait until every instance has it.
-//   2. switch: every instance seals with it (ring.seal_with("2026-12")). Instances not yet
-//              switched still open the new tokens, since they hold the key from phase 1.
-//   3. retire: once the longest time to live has passed since the switch, every instance
-//              removes the old key (ring.retire("2026-11")); no pending state uses it.
-//
-// Rotation while serving: add, seal_with, retire and replace_with (and assigning a ring, which is
-// replace_with) may be called while other threads seal and open with the ring, and every member
-// may be called from any number of threads at once (only destroying a ring needs it idle). The
-// ring is an immutable set of keys (the keys, and which of them seals), replaced whole by each
-// change: seal and open each take one snapshot of it and use only that, so a state sealed with a
-// key still in the ring always opens, and once a key was added a seal always finds one that seals.
-// Readers (seal, open, contains, sealing_id, find, copying the ring) take no lock and never wait
-// for each other: a reader counts itself in, copies the key it needs out of the current set and
-// counts itself out (a few dozen instructions; it only starts again if a change swaps the set in
-// that instant). A change builds the new set, swaps it in, and waits until no reader is left in
-// the old one before it wipes the old keys; changes take turns among themselves.
-//
-//   elicit::key_ring ring;
-//   ring.add("2026-11", elicit::state_key::from_text(std::getenv("STATE_SECRET")));  // the first key seals
-class key_ring {
- public:
-  static constexpr std::size_t max_id_length = 32;
-
-  // A key of the ring, copied out of it: its id and its 256 bits. Its bytes are wiped when it
-  // goes. A copy stays valid whatever the ring does after; it is what seal and open use.
-  class key {
-   public:
-    [[nodiscard]] std::string_view id() const noexcept { return {id_.data(), id_size_}; }
-    [[nodiscard]] const std::array<unsigned char, 32>& bytes() const noexcept { return bytes_; }
-
-    key(const key&) = default;
-    key& operator=(const key&) = default;
-    ~key() { OPENSSL_cleanse(bytes_.data(), bytes_.size()); }
-
-   private:
-    friend class key_ring;
-    key() = default;
-    std::array<char, max_id_length> id_{};
-    std::size_t id_size_ = 0;
-    std::array<unsigned char, 32> bytes_{};
-  };
-
-  // Adds a key derived (HKDF-SHA256) from `secret`, at least 32 bytes and not weak, under `id`
-  // (1 to 32 of A-Z a-z 0-9 . _ -). The first key added seals. Throws std::invalid_argument for
-  // a weak or short secret, a malformed id, or an id already in the ring; std::runtime_error
-  // when OpenSSL fails. The ring is unchanged when it throws.
-  key_ring& add(std::string id, std::span<const unsigned char> secret) {
-    if (id.empty() || id.size() > max_id_length || !std::all_of(id.begin(), id.end(), [](char c) {
-          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-                 c == '-';
-        }))
-      throw std::invalid_argument("elicit::key_ring: a key id is 1 to 32 of A-Z a-z 0-9 . _ -; got \"" +
-                                  id.substr(0, 40) + "\"");
-    if (const char* weak = detail::weak_secret(secret))
-      throw std::invalid_argument(std::string("elicit::key_ring: ") + weak);
-    entry added{id, detail::derive_key(secret, id)};  // outside the lock: HKDF takes a while
-    const std::lock_guard turn(changing_);
-    if (owned_ != nullptr && owned_->index_of(id) != npos)
-      throw std::invalid_argument("elicit::key_ring: the key id \"" + id + "\" is already in the ring");
-    auto next = std::make_unique<key_set>(owned_ == nullptr ? key_set{} : *owned_);
-    next->keys.push_back(std::move(added));
-    if (next->sealing == npos) next->sealing = 0;
-    publish(std::move(next));
-    return *this;
-  }
-  key_ring& add(std::string id, const state_key& secret) { return add(std::move(id), secret.bytes()); }
-
-  // Seals with the key `id` from now on. Throws std::invalid_argument when it is not in the ring.
-  key_ring& seal_with(std::string_view id) {
-    const std::lock_guard turn(changing_);
-    const std::size_t at = owned_ == nullptr ? npos : owned_->index_of(id);
-    if (at == npos) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to seal with"));
-    if (at == owned_->sealing) return *this;
-    auto next = std::make_unique<key_set>(*owned_);
-    next->sealing = at;
-    publish(std::move(next));
-    return *this;
-  }
-  // Removes the key `id`: states sealed with it no longer open, and its bytes are wiped once no
-  // seal or open still copies from the set that held it. Throws std::invalid_argument when it
-  // is the key that seals (switch first) or is not in the ring.
-  key_ring& retire(std::string_view id) {
-    const std::lock_guard turn(changing_);
-    const std::size_t at = owned_ == nullptr ? npos : owned_->index_of(id);
-    if (at != npos && at == owned_->sealing)
-      throw std::invalid_argument(
-          detail::message("elicit::key_ring: \"", id, "\" still seals; seal_with another key first"));
-    if (at == npos) throw std::invalid_argument(detail::message("elicit::key_ring: no key \"", id, "\" to retire"));
-    auto next = std::make_unique<key_set>(*owned_);
-    next->keys.erase(next->keys.begin() + static_cast<std::ptrdiff_t>(at));
-    if (next->sealing > at) --next->sealing;
-    publish(std::move(next));
-    return *this;
-  }
-
-  [[nodiscard]] bool contains(std::string_view id) const noexcept {
-    return read([&](const key_set* set) { return set != nullptr && set->index_of(id) != npos; });
-  }
-  // The id of the key that seals; empty while the ring has no key. Throws only std::bad_alloc.
-  [[nodiscard]] std::string sealing_id() const {
-    const auto sealing = sealing_key();
-    return sealing ? std::string(sealing->id()) : std::string();
-  }
-  // A copy of the key `id`, or nothing. For open.
-  [[nodiscard]] std::optional<key> find(std::string_view id) const noexcept {
-    return read([&](const key_set* set) { return set == nullptr ? std::nullopt : copy_of(*set, set->index_of(id)); });
-  }
-  // A copy of the key that seals, or nothing while the ring has no key: its id and its bytes
-  // from the same snapshot. For seal.
-  [[nodiscard]] std::optional<key> sealing_key() const noexcept {
-    return read([&](const key_set* set) { return set == nullptr ? std::nullopt : copy_of(*set, set->sealing); });
-  }
-
-  key_ring() = default;
-  // A copy of the ring as it is at one instant, safe while `other` rotates. Throws only
-  // std::bad_alloc.
-  key_ring(const key_ring& other) : owned_(other.snapshot()) { current_.store(owned_.get()); }
-  // Makes this ring a copy of `other` as it is at one instant (`other` may rotate meanwhile).
-  // Throws only std::bad_alloc, and leaves the ring unchanged then.
-  key_ring& operator=(const key_ring& other) { return replace_with(other); }
-  // Makes this ring hold the keys of `other` as it is at one instant, sealing with its sealing
-  // key, in one swap: each seal and open sees the old keys or the new ones, never a mix, so it
-  // may run while other threads seal and open with this ring (a reload of the key file,
-  // key_file.hpp). Throws only std::bad_alloc, and leaves the ring unchanged then.
-  key_ring& replace_with(const key_ring& other) {
-    if (this == &other) return *this;
-    auto copy = other.snapshot();
-    const std::lock_guard turn(changing_);
-    publish(std::move(copy));
-    return *this;
-  }
-  ~key_ring() = default;  // the set's destructor wipes the keys
-
- private:
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-
-  struct entry {
-    std::string id;
-    std::array<unsigned char, 32> bytes;
-  };
-  // One version of the ring. Never changed once published: a change makes the next one.
-  struct key_set {
-    std::vector<entry> keys;
-    std::size_t sealing = npos;  // index in keys of the key that seals
-
-    [[nodiscard]] std::size_t index_of(std::string_view id) const noexcept {
-      for (std::size_t i = 0; i < keys.size(); ++i)
-        if (keys[i].id == id) return i;
-      return npos;
-    }
-    key_set() = default;
-    key_set(const key_set&) = default;
-    key_set& operator=(const key_set&) = delete;
-    ~key_set() {
-      for (entry& e : keys) OPENSSL_cleanse(e.bytes.data(), e.bytes.size());
-    }
-  };
-
-  static std::optional<key> copy_of(const key_set& set, std::size_t at) noexcept {
-    if (at >= set.keys.size()) return std::nullopt;
-    key k;
-    const entry& e = set.keys[at];
-    std::copy(e.id.begin(), e.id.end(), k.id_.begin());  // at most max_id_length, checked by add
-    k.id_size_ = e.id.size();
-    k.bytes_ = e.bytes;
-    return k;
-  }
-
-  // Runs `f` on the current set (nullptr while the ring has no key), counted in as a reader of
-  // it so that no change frees it meanwhile. Readers count themselves in the counter of the
-  // current epoch, then check that the epoch did not move: a change (publish) first swaps the
-  // set, then moves the epoch, then waits for the readers of the epoch before to count out. A
-  // reader that saw the new epoch sees the new set; one that counted in before the epoch moved
-  // is waited for. All four steps are sequentially consistent: the reader's count and the
-  // change's epoch each come before the other's look at them in one order, never both after.
-  template <class F>
-  std::invoke_result_t<F&, const key_set*> read(F&& f) const {
-    for (;;) {
-      const std::uint64_t epoch = epoch_.load();
-      std::atomic<std::uint64_t>& readers = readers_[epoch & 1];
-      readers.fetch_add(1);
-      if (epoch_.load() == epoch) {
-        struct count_out {
-          std::atomic<std::uint64_t>& readers;
-          ~count_out() { readers.fetch_sub(1, std::memory_order_release); }
-        } out{readers};
-        return f(current_.load());
-      }
-      readers.fetch_sub(1, std::memory_order_release);  // a change came in between: again, in its epoch
-    }
-  }
-
-  // A copy of the current set, or nullptr while the ring has no key.
-  [[nodiscard]] std::unique_ptr<key_set> snapshot() const {
-    return read([](const key_set* set) { return set == nullptr ? nullptr : std::make_unique<key_set>(*set); });
-  }
-
-  // Swaps `next` in and frees the set before once no reader is left in it. With changing_ held;
-  // changes are rare and a reader stays a few dozen instructions, so the wait yields.
-  void publish(std::unique_ptr<key_set> next) noexcept {
-    current_.store(next.get());
-    const std::uint64_t before = epoch_.fetch_add(1);
-    while (readers_[before & 1].load() != 0) std::this_thread::yield();
-    owned_ = std::move(next);
-  }
-
-  std::mutex changing_;                           // held by add, seal_with, retire and assignment: one change at a time
-  std::unique_ptr<key_set> owned_;                // the current set, owned; read by changes only, under changing_
-  std::atomic<const key_set*> current_{nullptr};  // the same set, for readers
-  std::atomic<std::uint64_t> epoch_{0};           // moved on by each change, after the swap
-  mutable std::array<std::atomic<std::uint64_t>, 2> readers_{};  // readers in, by the epoch's parity
-};
 
 // What a state is sealed for, checked when it is opened: a state opens only where every part is
 // the same. The spec (2026-07-28, multi round-trip) says to bind requestState to the principal
@@ -551,61 +131,6 @@ class opened {
   std::string message_;
 };
 
-// What a replay_guard throws when its store cannot answer (down, unreachable, timed out, out of
-// memory): it cannot tell a first use from a replay, so open() refuses the state as
-// replay_unavailable (fails closed) instead of opening it.
-class replay_store_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Where an application keeps the states it has opened, so that each opens once. open() asks
-// first_use() last, after every other check passed, with an id unique to the token.
-class replay_guard {
- public:
-  virtual ~replay_guard() = default;
-  // True the first time `token_id` is seen; false after. The id need not be kept past `forget_after`,
-  // the first instant at which the state no longer opens (time_point::max() for a state that opens
-  // to the end of the clock: keep it for good). Throws replay_store_error when the store cannot
-  // answer; open() refuses the state then (replay_unavailable), as it does for any other
-  // exception but std::bad_alloc, which it passes on.
-  virtual bool first_use(std::string_view token_id, std::chrono::system_clock::time_point forget_after,
-                         std::chrono::system_clock::time_point now) = 0;
-};
-
-// A replay_guard in memory, for one process, thread-safe, holding at most `capacity` ids. Ids
-// are forgotten once their state has expired; when it is full of live ids, it refuses new
-// states (fails closed) rather than forget one that could then be replayed. Instances behind a
-// load balancer need a shared store instead: redis_replay_guard (<elicit/redis.hpp>), or the
-// application's own.
-class memory_replay_guard final : public replay_guard {
- public:
-  explicit memory_replay_guard(std::size_t capacity = 100'000) : capacity_(capacity) {}
-
-  bool first_use(std::string_view token_id, std::chrono::system_clock::time_point forget_after,
-                 std::chrono::system_clock::time_point now) override {
-    const std::lock_guard lock(mutex_);
-    while (!by_expiry_.empty() && by_expiry_.begin()->first < now) {
-      seen_.erase(by_expiry_.begin()->second);
-      by_expiry_.erase(by_expiry_.begin());
-    }
-    if (seen_.contains(std::string(token_id)) || seen_.size() >= capacity_) return false;
-    const auto inserted = seen_.emplace(token_id).first;
-    by_expiry_.emplace(forget_after, *inserted);
-    return true;
-  }
-  [[nodiscard]] std::size_t size() const {
-    const std::lock_guard lock(mutex_);
-    return seen_.size();
-  }
-
- private:
-  std::size_t capacity_;
-  mutable std::mutex mutex_;
-  std::set<std::string> seen_;
-  std::multimap<std::chrono::system_clock::time_point, std::string> by_expiry_;
-};
-
 struct open_options {
   // Between the instances that seal and open: any value, a negative one is none, and up to
   // seconds::max() it widens both ends of a state's time (saturated, up to all of time).
@@ -639,7 +164,8 @@ inline bool first_use_or_why(replay_guard& guard, std::string_view token_id,
 // with everything before the nonce authenticated in clear (the associated data), and in the
 // ciphertext: issued-at (8) | expiry (8) | four binding digests (16 each) | the state's JSON.
 inline constexpr unsigned char state_version = 2;
-inline constexpr std::size_t tag_bytes = 8, nonce_bytes = 12, mac_bytes = 16, time_bytes = 8, bind_bytes = 16;
+inline constexpr std::size_t tag_bytes = 8, nonce_bytes = 12, mac_bytes = gcm_tag_bytes, time_bytes = 8,
+                             bind_bytes = 16;
 inline constexpr std::size_t claims_bytes = 2 * time_bytes + 4 * bind_bytes;
 inline constexpr std::size_t max_state_bytes = std::size_t{48} * 1024;
 
@@ -663,33 +189,6 @@ inline std::array<unsigned char, 4 * bind_bytes> binding_digests(const state_bin
     std::memcpy(out.data() + i * bind_bytes, h.data(), bind_bytes);
   }
   return out;
-}
-
-inline void put_u64(unsigned char* out, std::uint64_t v) {
-  for (std::size_t i = 0; i < 8; ++i) out[i] = static_cast<unsigned char>(v >> (8 * (7 - i)));
-}
-inline std::uint64_t get_u64(const unsigned char* in) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i) v = (v << 8) | in[i];
-  return v;
-}
-
-inline bool aes_gcm(bool encrypt, const std::array<unsigned char, 32>& key, std::span<const unsigned char> nonce,
-                    std::span<const unsigned char> aad, std::span<const unsigned char> in, unsigned char* out,
-                    unsigned char* mac) {
-  cipher_context c;
-  int n = 0;
-  if (!c.ctx) return false;
-  if (EVP_CipherInit_ex(c.ctx.get(), EVP_aes_256_gcm(), nullptr, nullptr, nullptr, encrypt ? 1 : 0) != 1) return false;
-  if (EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(nonce.size()), nullptr) != 1)
-    return false;
-  if (EVP_CipherInit_ex(c.ctx.get(), nullptr, nullptr, key.data(), nonce.data(), encrypt ? 1 : 0) != 1) return false;
-  if (EVP_CipherUpdate(c.ctx.get(), nullptr, &n, aad.data(), static_cast<int>(aad.size())) != 1) return false;
-  if (!in.empty() && EVP_CipherUpdate(c.ctx.get(), out, &n, in.data(), static_cast<int>(in.size())) != 1) return false;
-  if (!encrypt && EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(mac_bytes), mac) != 1)
-    return false;
-  if (EVP_CipherFinal_ex(c.ctx.get(), out + in.size(), &n) != 1) return false;  // fails on a wrong tag
-  return !encrypt || EVP_CIPHER_CTX_ctrl(c.ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(mac_bytes), mac) == 1;
 }
 
 // Times travel in whole seconds since the epoch, rounded down (before the epoch too): a state
