@@ -64,8 +64,10 @@ const tools2026 = ["test_input_required_result_elicitation", "test_input_require
                    "test_input_required_result_tampered_state", "test_input_required_result_multi_round",
                    "test_input_required_result_multiple_inputs", "test_input_required_result_capabilities",
                    "test_input_required_result_sampling", "test_input_required_result_list_roots",
-                   "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "redeem_voucher"];
-const tools2025 = ["test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums"];
+                   "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "redeem_voucher",
+                   "book_shipment"];
+const tools2025 = ["test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
+                   "book_shipment"];
 const declined = (question) => `The user declined to answer "${question}"; nothing was done.`;
 const cancelled = (question) => `The user cancelled the question "${question}"; nothing was done.`;
 const textOf = (result) => result.content.map((c) => c.text).join("\n");
