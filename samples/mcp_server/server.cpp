@@ -15,12 +15,15 @@
 // The replay store (states that open once): on Redis at ELICIT_REDIS_URL (redis://HOST:PORT),
 // shared by every instance, or in this process's memory without it. Its calls run on a small
 // pool of threads kept for blocking work, never on the threads that serve connections.
+#include "../book_shipment.hpp"
 #include "transport.hpp"
 
+#include <elicit/asio_tool.hpp>
 #include <elicit/async_open.hpp>
 #include <elicit/elicit.hpp>
 #include <elicit/key_file.hpp>
 #include <elicit/state.hpp>
+#include <elicit/tool.hpp>
 #ifdef ELICIT_SAMPLE_REDIS
 #include <elicit/redis.hpp>
 #endif
@@ -28,6 +31,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include <array>
 #include <chrono>
@@ -143,6 +147,9 @@ elicit::key_ring ring;
 // its calls run on: set in main() before the server listens, never changed after.
 elicit::replay_guard* replay = nullptr;
 boost::asio::thread_pool* blocking = nullptr;
+// Whether the replay store's calls block (Redis): a tool_round, which opens its state through
+// it, then runs on the blocking pool, never on an I/O thread.
+bool replay_blocks = false;
 
 // What a state of this call is sealed for, and opens for: this server, the caller, the method
 // and tool or prompt, and the call's arguments.
@@ -413,6 +420,71 @@ boost::asio::awaitable<json> redeem_voucher(const mcp::call& c) {
   co_return mcp::text_result("Voucher " + code + " redeemed.");
 }
 
+// ---- Tools written once (<elicit/tool.hpp>), served at both versions -------------------------------
+
+// How a tool written once runs here: each question asked up to three times (an invalid answer
+// asked again in plain words), each 2026-07-28 state opening once (the replay store).
+elicit::tool_options tool_options_of() {
+  elicit::tool_options options;
+  options.replay = replay;
+  return options;
+}
+
+// 2026-07-28: one round of `t` for this call: its value, or the InputRequiredResult of the
+// questions still open. The client is told what tool_round refuses in its words (a state that
+// did not open: the one -32602; its reason to the log only), and a client without form mode
+// gets -32021. On the blocking pool when the replay store blocks: the coroutine waits without a
+// thread meanwhile.
+template <class R>
+boost::asio::awaitable<elicit::round_result<R>> one_round(const mcp::call& c, elicit::tool<R> t,
+                                                          elicit::tool_options options) {
+  const nlohmann::json params(c.params());
+  const elicit::state_binding binding = binding_of(c);
+  std::optional<elicit::round_result<R>> round;
+  try {
+    if (replay_blocks) {
+      round = co_await boost::asio::co_spawn(
+          blocking->get_executor(),
+          [&]() -> boost::asio::awaitable<std::optional<elicit::round_result<R>>> {
+            co_return elicit::tool_round(std::move(t), params, ring, binding, options);
+          },
+          boost::asio::use_awaitable);
+    } else {
+      round.emplace(elicit::tool_round(std::move(t), params, ring, binding, options));
+    }
+  } catch (const elicit::unsupported_mode&) {
+    require_form(c);
+    throw;
+  } catch (const elicit::tool_error& e) {
+    log_line(c.method() + " " + c.target() + ": " + e.what());
+    throw mcp::rpc_error(e.code(), e.client_message());
+  }
+  co_return std::move(*round);
+}
+
+// Both versions: book_shipment (samples/book_shipment.hpp), the one tool of both samples. At
+// 2025-11-25 its questions go on the call's stream; at 2026-07-28 one round per request.
+boost::asio::awaitable<json> book_shipment(const mcp::call& c) {
+  require_form(c);
+  std::string shipment;
+  try {
+    shipment = shipping::shipment_of(nlohmann::json(c.arguments()));
+  } catch (const std::invalid_argument& e) {
+    throw mcp::rpc_error(-32602, e.what());
+  }
+  auto t = shipping::book_shipment(shipment, shipping::free_slots());
+  if (c.protocol() == mcp::version::v2025_11_25) {
+    auto running = c.run_tool(std::move(t));
+    const shipping::booking b = co_await std::move(running);
+    if (b.stopped) c.throw_stopped(*b.stopped);
+    co_return mcp::text_result(b.text, b.is_error);
+  }
+  auto rounds = one_round(c, std::move(t), tool_options_of());
+  elicit::round_result<shipping::booking> round = co_await std::move(rounds);
+  if (!round.done()) co_return json(round.input_required());
+  co_return mcp::text_result(round.value().text, round.value().is_error);
+}
+
 // 2026-07-28: one question to the client's model, asked only of a client that declared sampling.
 json ask_the_model(const mcp::call& c) {
   c.require("sampling");
@@ -549,6 +621,7 @@ std::unique_ptr<elicit::replay_guard> replay_store() {
 #ifdef ELICIT_SAMPLE_REDIS
   auto redis = std::make_unique<elicit::redis_replay_guard>(elicit::redis_options::from_url(url, "mcp_server:replay:"));
   try {
+    replay_blocks = true;
     redis->ping();
     std::cerr << "mcp_server: replay store: Redis at " << redis->options().host << ":" << redis->options().port << "\n";
   } catch (const elicit::replay_store_error& e) {  // starts anyway: states fail closed until it answers
@@ -663,6 +736,11 @@ int main(int argc, char** argv) {
   // 2026-07-28: a state that opens once across every instance (the replay store).
   server.tool("redeem_voucher", "Asks to confirm redeeming a voucher; each question is answered once, on any instance.",
               elicit::schema<VoucherArgument>(), v2026, mcp::asking_handler(redeem_voucher));
+
+  // Both versions: a tool written once (samples/book_shipment.hpp), as the stdio sample serves it.
+  const json shipment_arguments = {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}};
+  server.tool("book_shipment", "Book a shipment, asking the user where and how it should go.", shipment_arguments,
+              mcp::serves::both, mcp::asking_handler(book_shipment));
 
   // Both versions: each asks the way its version does.
   server.prompt("test_input_required_result_prompt", "A prompt that asks for its context first.", mcp::serves::both,

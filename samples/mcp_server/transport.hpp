@@ -4,6 +4,7 @@
 #pragma once
 
 #include <elicit/asio.hpp>
+#include <elicit/asio_tool.hpp>
 #include <elicit/elicit.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -133,9 +134,27 @@ class call {
     co_return asked.answer();
   }
 
+  // 2025-11-25: runs a tool written once (<elicit/tool.hpp>) on this call's stream, each of its
+  // questions an elicitation/create waited for as ask() waits (the same timeout), each invalid
+  // answer asked again. Returns what the tool returned; a question the server stopped waiting
+  // for is the tool's to answer (its ask_result says stopped), then throw_stopped's. Throws what
+  // ask()'s sending throws (call_cancelled, rpc_error), and what elicit::tool_loop::result throws.
+  template <class R>
+  [[nodiscard]] boost::asio::awaitable<R> run_tool(elicit::tool<R> t) const {
+    elicit::async_tool_options options;
+    options.timeout = answer_timeout_;
+    asker send = ask_;  // named: see ask()
+    auto running = elicit::async_run_tool(std::move(send), std::move(t), std::move(options));
+    R result = co_await std::move(running);
+    co_return result;
+  }
+
+  // What a call the server stopped waiting for ends with: call_cancelled (no response) for a
+  // cancellation, else rpc_error (-32603) saying how long it waited.
+  [[noreturn]] void throw_stopped(elicit::stop_reason why) const;
+
  private:
   [[noreturn]] static void throw_client_error(const nlohmann::json& error);
-  [[noreturn]] void throw_stopped(elicit::stop_reason why) const;
 
   version version_;
   std::string method_;

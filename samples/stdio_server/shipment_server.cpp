@@ -1,26 +1,27 @@
-// A stdio MCP server (protocol 2025-11-25) with one tool, book_shipment: it asks the user for
-// the delivery address, then for the shipment options, and answers with a summary. Every form
-// is a C++ struct (samples/forms.hpp) going through elicit: schema, request, decoding.
+// A stdio MCP server with one tool, book_shipment (samples/book_shipment.hpp: written once),
+// served at both protocol versions on one stdin and stdout, as a dual-era server does:
+//   - 2025-11-25: initialize selects it for the process; each question of the tool is an
+//     elicitation/create the server sends and waits for (elicit::run_tool). A cancelled
+//     tools/call stops asking (stdio_transport.hpp).
+//   - 2026-07-28: a request carrying io.modelcontextprotocol/protocolVersion in its _meta is
+//     served statelessly: server/discover answers first (the SDK's probe), and each tools/call
+//     is one round (elicit::tool_round): an InputRequiredResult with the questions still open
+//     and a sealed requestState holding the answers given so far, or the tool's result.
+// Every form is a C++ struct (samples/forms.hpp) going through elicit: schema, request, decoding.
 //
-// Decline and cancel lead to different results: a decline is the user's "no", so nothing is
-// booked and the tool says so; a cancel is a dismissal, so the booking is left for later. An
-// invalid answer is asked again (elicit::ask, up to three times in all), the message saying in
-// plain words what to fix and the valid answers kept. A JSON-RPC error from the client is not
-// the user's mistake: the tool says the form could not be shown. A cancelled tools/call stops
-// asking (stdio_transport.hpp).
-//
-// The delivery slot is a choice made at run time: the slots still free, offered through
-// elicit::form. The shipment options start from what the address said (the destination
-// country), prefilled.
-#include "../forms.hpp"
+// The state's key is generated at start, for this process alone: a stdio server is one process
+// for one client, and a state outlives neither. Each state opens once (a replay store in memory).
+#include "../book_shipment.hpp"
 #include "stdio_transport.hpp"
 
 #include <elicit/elicit.hpp>
+#include <elicit/state.hpp>
+#include <elicit/tool.hpp>
 
-#include <fmt/format.h>
-
+#include <iostream>
+#include <optional>
+#include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace {
 
@@ -28,128 +29,125 @@ using nlohmann::json;          // what the client sends
 using nlohmann::ordered_json;  // what this server sends, keys in the order written
 using stdio_rpc::connection;
 
-ordered_json text_result(const std::string& text, bool is_error = false) {
-  return {{"content", ordered_json::array({{{"type", "text"}, {"text", text}}})}, {"isError", is_error}};
+constexpr const char* server_name = "elicit-shipment-sample";  // also the states' audience
+constexpr const char* meta_version = "io.modelcontextprotocol/protocolVersion";
+constexpr const char* modern_version = "2026-07-28";
+
+ordered_json server_info() { return {{"name", server_name}, {"version", "0.1.0"}}; }
+
+ordered_json text_result(const shipping::booking& b) {
+  return {{"content", ordered_json::array({{{"type", "text"}, {"text", b.text}}})}, {"isError", b.is_error}};
 }
 
-std::string country_name(shipping::Country c) {
-  for (const auto& o : elicit_options(c))
-    if (o.value == c) return std::string(o.title);
-  return "?";
+// Whether a request is of 2026-07-28: it names its version in _meta. A version this server
+// does not speak is UnsupportedProtocolVersionError (-32022), which also tells a probing client
+// that this server is of the modern era.
+bool modern(const json& params) {
+  const auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object() || !meta->contains(meta_version)) return false;
+  const json& v = (*meta)[meta_version];
+  if (v != modern_version)
+    throw connection::rpc_error{
+        -32022,
+        "Unsupported protocol version",
+        {{"supported", ordered_json::array({modern_version, "2025-11-25"})}, {"requested", ordered_json(v)}}};
+  return true;
 }
 
-// The carrier's delivery slots, and whether each is still free: in a real server, a query.
-struct slot_row {
-  const char* id;
-  const char* label;
-  bool free;
+// 2026-07-28: what every result carries: its type and who answered.
+ordered_json finished(ordered_json result) {
+  if (!result.contains("resultType")) result["resultType"] = "complete";
+  result["_meta"][std::string("io.modelcontextprotocol/serverInfo")] = server_info();
+  return result;
+}
+
+// The form's absence, in each era's words: at 2026-07-28 MissingRequiredClientCapabilityError
+// (-32021) naming it; at 2025-11-25, which has no such error, -32600 saying the same.
+[[noreturn]] void no_form_mode(bool is_modern) {
+  if (!is_modern)
+    throw connection::rpc_error{-32600,
+                                "Invalid Request: this asks the user in a form, and the client did not declare "
+                                "form-mode elicitation (capabilities.elicitation) in initialize"};
+  throw connection::rpc_error{-32021,
+                              "Missing required client capability: elicitation (form mode)",
+                              {{"requiredCapabilities", {{"elicitation", {{"form", ordered_json::object()}}}}}}};
+}
+
+struct server_state {
+  elicit::elicitation_modes modes;  // 2025-11-25: from initialize
+  elicit::key_ring ring;
+  elicit::memory_replay_guard replay;
 };
-constexpr slot_row slot_table[] = {
-    {"tue-am", "Tuesday 8:00-12:00", false},  {"tue-pm", "Tuesday 12:00-18:00", true},
-    {"wed-am", "Wednesday 8:00-12:00", true}, {"wed-pm", "Wednesday 12:00-18:00", false},
-    {"thu-am", "Thursday 8:00-12:00", true},
-};
 
-std::vector<elicit::offer> free_slots() {
-  std::vector<elicit::offer> offers;
-  for (const slot_row& row : slot_table)
-    if (row.free) offers.push_back({row.id, row.label});
-  return offers;
-}
+ordered_json book(connection& client, server_state& self, const json& params) {
+  const bool is_modern = modern(params);
+  const auto name = params.find("name");
+  if (name == params.end() || *name != "book_shipment") throw connection::rpc_error{-32602, "Unknown tool"};
+  const auto a = params.find("arguments");
+  if (a != params.end() && !a->is_object())
+    throw connection::rpc_error{-32602, "Invalid params: arguments must be an object"};
+  const json arguments = a != params.end() ? *a : json::object();
+  std::string shipment;
+  try {
+    shipment = shipping::shipment_of(arguments);
+  } catch (const std::invalid_argument& e) {
+    throw connection::rpc_error{-32602, e.what()};
+  }
 
-std::string slot_label(const elicit::choice& c) {
-  for (const slot_row& row : slot_table)
-    if (c.value == row.id) return row.label;
-  return c.value;
-}
-
-// Asks a form through the client: elicitation/create, and the client's response message.
-template <class Form>
-elicit::ask_result<Form> ask(connection& client, elicit::form<Form> form, const std::string& message) {
-  auto send = [&](const ordered_json& params) { return client.request("elicitation/create", params); };
-  return elicit::ask(send, std::move(form), message);
-}
-
-// What a tool answers when a question was not answered.
-template <class Form>
-ordered_json unanswered(const elicit::ask_result<Form>& r, const std::string& shipment, const std::string& what) {
-  switch (r.outcome()) {
-    case elicit::outcome::declined:
-      return text_result(fmt::format("Shipment {} was not booked: you declined to give the {}.", shipment, what));
-    case elicit::outcome::cancelled:
-      return text_result(fmt::format(
-          "Booking of shipment {} was cancelled when asked for the {}; nothing was booked. Ask again when ready.",
-          shipment, what));
-    case elicit::outcome::error:
-      return text_result(fmt::format("Shipment {} was not booked: the client could not ask for the {}: {}", shipment,
-                                     what, r.error()->value("message", "no message")),
-                         true);
-    default:
-      return text_result(fmt::format("Shipment {} was not booked: the {} was still invalid after {} attempts: {}",
-                                     shipment, what, r.attempts(), r.violations()),
-                         true);
+  if (!is_modern) {
+    if (!self.modes.form) no_form_mode(false);
+    auto send = [&client](const ordered_json& p) { return client.request("elicitation/create", p); };
+    return text_result(elicit::run_tool(send, shipping::book_shipment(shipment, shipping::free_slots())));
+  }
+  // The caller of a stdio server is whoever started it: one principal.
+  const elicit::state_binding binding{server_name, "stdio", "tools/call", "book_shipment",
+                                      elicit::digest_of(arguments, connection::limits)};
+  elicit::tool_options options;
+  options.replay = &self.replay;
+  try {
+    auto round = elicit::tool_round(shipping::book_shipment(shipment, shipping::free_slots()), params, self.ring,
+                                    binding, options);
+    if (!round.done()) return finished(round.input_required());
+    return finished(text_result(round.value()));
+  } catch (const elicit::unsupported_mode&) {
+    no_form_mode(true);
+  } catch (const elicit::tool_error& e) {  // why goes to stderr; the client gets the one message
+    std::cerr << "tools/call book_shipment: " << e.what() << "\n";
+    throw connection::rpc_error{e.code(), e.client_message()};
   }
 }
 
-ordered_json book_shipment(connection& client, elicit::elicitation_modes modes, const json& arguments) {
-  const auto id = arguments.find("shipment_id");
-  if (id != arguments.end() && !id->is_string())
-    throw connection::rpc_error{-32602, "Invalid params: shipment_id must be a string"};
-  const std::string shipment = id != arguments.end() ? id->get<std::string>() : "SHP-4471";
-  if (!modes.form) return text_result("This client cannot show forms, so the delivery address cannot be asked.", true);
-
-  using namespace shipping;
-  const auto address =
-      ask(client, elicit::form<DeliveryAddress>(), fmt::format("Where should shipment {} be delivered?", shipment));
-  if (!address.accepted()) return unanswered(address, shipment, "delivery address");
-
-  const auto slot = ask(client, elicit::form<DeliverySlot>().choices(&DeliverySlot::slot, free_slots()),
-                        fmt::format("When should shipment {} arrive?", shipment));
-  if (!slot.accepted()) return unanswered(slot, shipment, "delivery slot");
-
-  // The destination starts as the address's country: the user changes it only when it differs.
-  const auto options =
-      ask(client, elicit::form<ShipmentOptions>().default_value(&ShipmentOptions::country_code, *address->country_code),
-          fmt::format("How should shipment {} travel?", shipment));
-  if (!options.accepted()) return unanswered(options, shipment, "shipment options");
-
-  const auto& insured = options->insured_value_gbp;
-  return text_result(fmt::format(
-      "Shipment {} booked to {}, {} {}, {}; arriving {}{}; destination country {}; insured for £{}{}; signature {}.",
-      shipment, *address->street, *address->city, *address->postcode, country_name(*address->country_code),
-      slot_label(*slot->slot), slot->note ? " (note: " + *slot->note + ")" : "", country_name(*options->country_code),
-      insured.value_or(50), insured ? "" : " (the default cover)",
-      *options->signature_required ? "required" : "not required"));
+ordered_json tools_list() {
+  return {{"tools",
+           ordered_json::array(
+               {{{"name", "book_shipment"},
+                 {"description", "Book a shipment, asking the user where and how it should go."},
+                 {"inputSchema", {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}}}}})}};
 }
 
 }  // namespace
 
 int main() {
   connection client;
-  elicit::elicitation_modes modes;
+  server_state self;
+  self.ring.add("k1", elicit::state_key::generate());
   client.on("initialize", [&](const json& params) {
-    modes = elicit::modes_from_initialize(params);
+    self.modes = elicit::modes_from_initialize(params);
     return ordered_json{{"protocolVersion", "2025-11-25"},
                         {"capabilities", {{"tools", ordered_json::object()}}},
-                        {"serverInfo", {{"name", "elicit-shipment-sample"}, {"version", "0.1.0"}}}};
+                        {"serverInfo", server_info()}};
   });
   client.on("notifications/initialized", [](const json&) { return ordered_json(); });
   client.on("ping", [](const json&) { return ordered_json::object(); });
-  client.on("tools/list", [](const json&) {
-    return ordered_json{
-        {"tools",
-         ordered_json::array(
-             {{{"name", "book_shipment"},
-               {"description", "Book a shipment, asking the user where and how it should go."},
-               {"inputSchema", {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}}}}})}};
+  client.on("server/discover", [](const json& params) {
+    if (!modern(params))
+      throw connection::rpc_error{-32602, std::string("Invalid params: _meta has no ") + meta_version};
+    return finished({{"supportedVersions", ordered_json::array({modern_version, "2025-11-25"})},
+                     {"capabilities", {{"tools", ordered_json::object()}}},
+                     {"ttlMs", 0},
+                     {"cacheScope", "public"}});
   });
-  client.on("tools/call", [&](const json& params) {
-    const auto name = params.find("name");
-    if (name == params.end() || *name != "book_shipment") throw connection::rpc_error{-32602, "Unknown tool"};
-    const auto arguments = params.find("arguments");
-    if (arguments != params.end() && !arguments->is_object())
-      throw connection::rpc_error{-32602, "Invalid params: arguments must be an object"};
-    return book_shipment(client, modes, arguments != params.end() ? *arguments : json::object());
-  });
+  client.on("tools/list", [](const json& params) { return modern(params) ? finished(tools_list()) : tools_list(); });
+  client.on("tools/call", [&](const json& params) { return book(client, self, params); });
   client.run();
 }

@@ -31,6 +31,7 @@ class connection {
   struct rpc_error {
     int code;
     std::string message;
+    ordered_json data = nullptr;  // the error's data member, when not null
   };
 
   // Thrown out of request() when the client cancels the request being served
@@ -66,8 +67,10 @@ class connection {
  private:
   static void send(const ordered_json& message) { std::cout << message.dump() << "\n" << std::flush; }
 
-  static void send_error(const json& id, int code, const std::string& message) {
-    send({{"jsonrpc", "2.0"}, {"id", ordered_json(id)}, {"error", {{"code", code}, {"message", message}}}});
+  static void send_error(const json& id, int code, const std::string& message, const ordered_json& data = nullptr) {
+    ordered_json error{{"code", code}, {"message", message}};
+    if (!data.is_null()) error["data"] = data;
+    send({{"jsonrpc", "2.0"}, {"id", ordered_json(id)}, {"error", std::move(error)}});
   }
 
   // Reads one line of stdin into `line`, without its newline, keeping at most limits.max_bytes
@@ -157,7 +160,7 @@ class connection {
     } catch (const cancelled& c) {  // the spec: no response to a cancelled request
       std::cerr << "request " << message["id"].dump() << " ended: " << c.why << "\n";
     } catch (const rpc_error& e) {
-      if (is_request) send_error(message["id"], e.code, e.message);
+      if (is_request) send_error(message["id"], e.code, e.message, e.data);
     } catch (const std::exception& e) {  // e.g. a parameter of the wrong type: an error, not the end
       if (is_request) send_error(message["id"], -32603, std::string("Internal error: ") + e.what());
     }

@@ -11,16 +11,22 @@
 // the texts written out by hand below. The server is started here on a free loopback port and
 // stopped with SIGTERM at the end: it must have run the whole time, end by that signal (or exit
 // 0), and its stderr must hold no sanitizer report, and exactly the log lines the cases cause.
-//   node http_roundtrip.mjs MCP_SERVER
+// Then book_shipment, the one tool both samples serve, by four clients (shipment_runs.mjs): v1
+// and v2 over HTTP against the same server, and over stdio against samples/stdio_server (one
+// process per session, which must exit by itself with status 0 and a clean stderr).
+//   node http_roundtrip.mjs MCP_SERVER SHIPMENT_SERVER
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { shipmentRuns } from "./shipment_runs.mjs";
 
-const [serverPath] = process.argv.slice(2);
+const [serverPath, stdioServerPath] = process.argv.slice(2);
 const sanitizerReport = /ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:|SUMMARY: \w+Sanitizer|Segmentation fault|terminate called|Assertion .* failed/;
 
 // ---- The server ---------------------------------------------------------------------------------
@@ -64,8 +70,10 @@ const tools2026 = ["test_input_required_result_elicitation", "test_input_require
                    "test_input_required_result_tampered_state", "test_input_required_result_multi_round",
                    "test_input_required_result_multiple_inputs", "test_input_required_result_capabilities",
                    "test_input_required_result_sampling", "test_input_required_result_list_roots",
-                   "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "redeem_voucher"];
-const tools2025 = ["test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums"];
+                   "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "redeem_voucher",
+                   "book_shipment"];
+const tools2025 = ["test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
+                   "book_shipment"];
 const declined = (question) => `The user declined to answer "${question}"; nothing was done.`;
 const cancelled = (question) => `The user cancelled the question "${question}"; nothing was done.`;
 const textOf = (result) => result.content.map((c) => c.text).join("\n");
@@ -416,11 +424,91 @@ const v1cases = [
   }],
 ];
 
+// ---- book_shipment, by four clients ----------------------------------------------------------------
+
+const shipment = { name: "book_shipment", arguments: { shipment_id: "SHP-4471" } };
+const booking = (result, asked) => ({ text: textOf(result), isError: result.isError ?? false, asked });
+
+// A v2 client pinned to 2026-07-28 or a v1 client, with its answers: over stdio.
+function stdioClient(v2, answers, asked) {
+  const next = async (request) => {
+    asked.push(request.params);
+    const answer = answers.shift();
+    assert.ok(answer, `an unexpected elicitation: ${request.params.message}`);
+    return answer(request.params);
+  };
+  if (v2) {
+    const client = new ClientV2({ name: "elicit-sdk-v2", version: "1.0.0" },
+                                { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    client.setRequestHandler("elicitation/create", next);
+    return client;
+  }
+  const client = new ClientV1({ name: "elicit-sdk-v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, next);
+  return client;
+}
+
+async function bookOverStdio(v2, answers) {
+  const asked = [];
+  const client = stdioClient(v2, answers, asked);
+  const transport = new (v2 ? StdioV2 : StdioV1)({ command: stdioServerPath, args: [], stderr: "pipe" });
+  let errors = "";
+  transport.stderr.on("data", (chunk) => { errors += chunk; });
+  await client.connect(transport);
+  const child = transport._process;
+  assert.ok(child, "the SDK's stdio transport exposes no server process");
+  const ended = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  let result;
+  try {
+    if (v2) assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    result = await client.callTool(shipment);
+    assert.equal(answers.length, 0, "some answers were not asked for");
+  } finally {
+    await client.close();  // closes the server's stdin: it must exit by itself, with status 0
+  }
+  const { code, signal } = await ended;
+  assert.ok(!sanitizerReport.test(errors), `the stdio server reported an error on stderr:\n${errors}`);
+  assert.deepEqual({ code, signal }, { code: 0, signal: null }, `the stdio server's stderr:\n${errors}`);
+  return booking(result, asked);
+}
+
+const shipmentClients = [
+  { name: "SDK v1 over stdio at 2025-11-25", book: (answers) => bookOverStdio(false, answers) },
+  { name: "SDK v2 over stdio pinned to 2026-07-28", book: (answers) => bookOverStdio(true, answers) },
+  { name: "SDK v1 over HTTP at 2025-11-25", async book(answers) {
+    const c = await clientV1();
+    c.answer(...answers);
+    try {
+      const result = await c.client.callTool(shipment);
+      assert.equal(c.left(), 0, "some answers were not asked for");
+      return booking(result, [...c.asked]);
+    } finally {
+      await c.transport.terminateSession();
+      await c.client.close();
+    }
+  } },
+  { name: "SDK v2 over HTTP pinned to 2026-07-28", async book(answers) {
+    const c = await clientV2();
+    c.answer(...answers);
+    try {
+      const result = await c.client.callTool(shipment);
+      assert.equal(c.left(), 0, "some answers were not asked for");
+      // One request per round: the first call, then one retry per question answered.
+      const posts = c.calls("book_shipment");
+      assert.equal(posts.length, c.asked.length + 1);
+      assert.ok(posts.slice(0, -1).every((p) => p.answer.result.resultType === "input_required"));
+      return booking(result, [...c.asked]);
+    } finally {
+      await c.client.close();
+    }
+  } },
+];
+
 // ---- Run ----------------------------------------------------------------------------------------
 
 let failed = 0;  // cases
 let broken = 0;  // what the server did
-const cases = [...v2cases, ...v1cases];
+const cases = [...v2cases, ...v1cases, ...shipmentRuns(shipmentClients)];
 const started = Date.now();
 for (const [name, run] of cases) {
   try {
