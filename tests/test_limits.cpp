@@ -229,6 +229,9 @@ TEST_CASE("a NUL byte is not the end of the text") {
   CHECK(r.violations()[0].message ==
         "The answer is not valid JSON (at byte " + std::to_string(valid.size() + 1) + ").");
   CHECK(elicit::parse_json(with_nul).error()->keyword == "json");
+  CHECK(elicit::parse_json(with_nul).error()->message ==
+        "The text is not valid JSON (at byte " + std::to_string(valid.size() + 1) + ").");
+  CHECK(elicit::parse_json("[1e999]").error()->message == "The text holds a number too large to read.");
   CHECK(elicit::parse_json(std::string("\0", 1)).error()->keyword == "json");
 }
 

@@ -36,7 +36,8 @@ struct json_limits {
 
 namespace detail {
 
-// The violations of a value nested too deep and of a text too long, worded once for every path.
+// The violations of a value nested too deep and of a text too long, worded once for every path
+// (decode, parse_json, exceeds).
 inline violation too_deep(std::size_t max_depth) {
   return {"", "maxDepth", message("The JSON nests lists and objects more than ", max_depth, " levels deep.")};
 }
@@ -47,6 +48,15 @@ inline violation too_long(std::size_t bytes, std::size_t max_bytes) {
 // The same, for a value whose length is not counted to its end (it stops past the limit).
 inline violation too_long(std::size_t max_bytes) {
   return {"", "maxBytes", message("The JSON is more than ", max_bytes, " bytes long, more than this server reads.")};
+}
+// Text that is not JSON, and JSON with a number past a double, worded once for every path:
+// `what` is "text" (parse_json) or "answer" (decode). The message says where the text stopped
+// being JSON, never what it held there: those bytes need not be UTF-8.
+inline violation not_json(std::string_view what, std::size_t byte) {
+  return {"", "json", message("The ", what, " is not valid JSON (at byte ", byte, ").")};
+}
+inline violation number_too_large(std::string_view what) {
+  return {"", "json", message("The ", what, " holds a number too large to read.")};
 }
 
 // A lower bound on the length of `j` as JSON text: strings and keys by their bytes and quotes,
@@ -98,8 +108,7 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
 // stop there and take what came before for the whole text).
 inline std::optional<violation> text_limits(std::string_view text, const json_limits& limits) {
   if (text.size() > limits.max_bytes) return too_long(text.size(), limits.max_bytes);
-  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
-    return violation{"", "json", message("The text is not valid JSON (at byte ", nul + 1, ").")};
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) return not_json("text", nul + 1);
   return std::nullopt;
 }
 
@@ -160,9 +169,9 @@ template <class Json = nlohmann::json>
     return parsed_json(Json::parse(text, bounded));
   } catch (const std::length_error&) {
   } catch (const typename Json::parse_error& e) {
-    return parsed_json(violation{"", "json", detail::message("The text is not valid JSON (at byte ", e.byte, ").")});
+    return parsed_json(detail::not_json("text", e.byte));
   } catch (const typename Json::out_of_range&) {
-    return parsed_json(violation{"", "json", "The text holds a number too large to read."});
+    return parsed_json(detail::number_too_large("text"));
   }
   return parsed_json(detail::too_deep(limits.max_depth));
 }
