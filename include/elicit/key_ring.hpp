@@ -139,23 +139,23 @@ class key_ring {
   // (1 to 32 of A-Z a-z 0-9 . _ -). The first key added seals. Throws std::invalid_argument for
   // a weak or short secret, a malformed id, or an id already in the ring; std::runtime_error
   // when OpenSSL fails. The ring is unchanged when it throws.
-  key_ring& add(std::string id, std::span<const unsigned char> secret) {
+  key_ring& add(std::string_view id, std::span<const unsigned char> secret) {
     if (!valid_id(id))
-      throw std::invalid_argument("elicit::key_ring: a key id is 1 to 32 of A-Z a-z 0-9 . _ -; got \"" +
-                                  id.substr(0, 40) + "\"");
+      throw std::invalid_argument(detail::message("elicit::key_ring: a key id is 1 to 32 of A-Z a-z 0-9 . _ -; got \"",
+                                                  id.substr(0, 40), "\""));
     if (const char* weak = detail::weak_secret(secret))
       throw std::invalid_argument(std::string("elicit::key_ring: ") + weak);
-    entry added{id, detail::derive_key(secret, id)};  // outside the lock: HKDF takes a while
+    entry added{std::string(id), detail::derive_key(secret, id)};  // outside the lock: HKDF takes a while
     const std::lock_guard turn(changing_);
     if (owned_ != nullptr && owned_->index_of(id) != npos)
-      throw std::invalid_argument("elicit::key_ring: the key id \"" + id + "\" is already in the ring");
+      throw std::invalid_argument(detail::message("elicit::key_ring: the key id \"", id, "\" is already in the ring"));
     auto next = std::make_unique<key_set>(owned_ == nullptr ? key_set{} : *owned_);
     next->keys.push_back(std::move(added));
     if (next->sealing == npos) next->sealing = 0;
     publish(std::move(next));
     return *this;
   }
-  key_ring& add(std::string id, const state_key& secret) { return add(std::move(id), secret.bytes()); }
+  key_ring& add(std::string_view id, const state_key& secret) { return add(id, secret.bytes()); }
 
   // Seals with the key `id` from now on. Throws std::invalid_argument when it is not in the ring.
   key_ring& seal_with(std::string_view id) {
