@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { slotSchema } from "./shipment_runs.mjs";  // the slot form, written once for every run
 
 const [serverPath, schemasDir] = process.argv.slice(2);
 const schemaFile = (name) => JSON.parse(readFileSync(`${schemasDir}/${name}.schema.json`, "utf8"));
@@ -104,18 +105,8 @@ function assertSameSchemaText(sent, name) {
 }
 
 // What the server must send for the run-time forms, written out by hand: the delivery slot
-// offers the free slots of the sample's table; the shipment options start from the address's
-// country (a default, so that field is no longer required).
-const slotSchema = {
-  type: "object",
-  properties: {
-    slot: { type: "string", title: "Delivery slot", description: "The slots still free",
-            oneOf: [{ const: "tue-pm", title: "Tuesday 12:00-18:00" }, { const: "wed-am", title: "Wednesday 8:00-12:00" },
-                    { const: "thu-am", title: "Thursday 8:00-12:00" }] },
-    note: { type: "string", title: "Note for the driver", maxLength: 200 },
-  },
-  required: ["slot"],
-};
+// (slotSchema, from shipment_runs.mjs) offers the free slots of the sample's table; the shipment
+// options start from the address's country (a default, so that field is no longer required).
 function optionsFrom(country) {
   const committed = schemaFile("ShipmentOptions");
   const { country_code, ...rest } = committed.properties;

@@ -12,5 +12,5 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [[ ! -d "$wor
   cp "$here/package.json" "$here/package-lock.json" "$work/"
   (cd "$work" && npm ci --no-audit --no-fund --silent)
 fi
-cp "$here/roundtrip.mjs" "$work/"
+cp "$here/roundtrip.mjs" "$here/shipment_runs.mjs" "$work/"
 node "$work/roundtrip.mjs" "$server" "$schemas"

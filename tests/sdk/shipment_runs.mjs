@@ -28,7 +28,8 @@ const addressSchema = {
   },
   required: ["street", "city", "postcode", "country_code"],
 };
-const slotSchema = {
+// Also the stdio round trip's (roundtrip.mjs) expectation for the run-time slot form.
+export const slotSchema = {
   type: "object",
   properties: {
     slot: { type: "string", title: "Delivery slot", description: "The slots still free",
