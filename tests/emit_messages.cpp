@@ -71,7 +71,14 @@ int main() {
       out.push_back(entry(version, "URLElicitationRequiredError", elicit::url_required_error(9, {url, url})));
       out.push_back(
           entry(version, "ElicitationCompleteNotification", elicit::elicitation_complete(url.elicitation_id)));
+      out.push_back(
+          entry(version, "JSONRPCErrorResponse",
+                elicit::missing_capability_error_2025(10, {{"elicitation", {{"form", ordered_json::object()}}}})));
     } else {
+      out.push_back(entry(version, "MissingRequiredClientCapabilityError",
+                          elicit::missing_capability_error(10, {{"elicitation", {{"form", ordered_json::object()}}}})));
+      out.push_back(entry(version, "MissingRequiredClientCapabilityError",
+                          elicit::missing_capability_error(11, {{"sampling", ordered_json::object()}})));
       elicit::url_elicitation no_id = url;
       no_id.elicitation_id.clear();
       out.push_back(entry(version, "ElicitRequest", elicit::form_request<shipping::ShipmentOptions>("How?")));

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -174,6 +175,30 @@ TEST_CASE("form: choices from rows of a table, as {wire, title} pairs", "[form]"
   CHECK(f.schema_json() == R"({"type":"object","properties":{"slot":{"type":"string","title":"Slot","oneOf":[)"
                            R"({"const":"r-17","title":"elicit"},{"const":"r-42","title":"glaze"},)"
                            R"({"const":"r-7","title":"Zoë \"Z\""}]}},"required":["slot"]})");
+}
+
+TEST_CASE("form: choices from pairs, a map, and rows with value and title members", "[form]") {
+  const std::string titled_ab = R"({"type":"string","oneOf":[{"const":"a","title":"Ay"},{"const":"b","title":"Bee"}]})";
+  elicit::form<rt::Picks> f = rt::picks_untitled();
+  f.choices(&rt::Picks::one, std::vector<std::pair<std::string, std::string>>{{"a", "Ay"}, {"b", "Bee"}});
+  CHECK(prop(f, "one") == titled_ab);
+  f.choices(&rt::Picks::one, std::map<std::string, std::string>{{"b", "Bee"}, {"a", "Ay"}});  // the map's order
+  CHECK(prop(f, "one") == titled_ab);
+  struct Slot {  // a row of the server's own: other members are not read
+    std::string value;
+    const char* title;
+    int seats;
+  };
+  const std::array<Slot, 2> slots{{{"a", "Ay", 3}, {"b", "Bee", 0}}};
+  f.choices(&rt::Picks::one, slots);
+  CHECK(prop(f, "one") == titled_ab);
+  // What the user sends is checked against exactly those options.
+  CHECK(f.decode(R"({"action":"accept","content":{"one":"b","many":["bug"],"some":["s"]}})").accepted());
+  CHECK(f.decode(R"({"action":"accept","content":{"one":"Bee","many":["bug"],"some":["s"]}})").outcome() ==
+        elicit::outcome::invalid);
+  // The rules of choices() hold for every shape: a repeated wire value is refused.
+  CHECK_THROWS_AS(f.choices(&rt::Picks::one, std::vector<std::pair<std::string, std::string>>{{"a", "1"}, {"a", "2"}}),
+                  elicit::form_error);
 }
 
 TEST_CASE("form: run-time choices with defaults and items", "[form]") {

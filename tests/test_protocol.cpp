@@ -494,3 +494,24 @@ TEST_CASE("the -32602 error stays within its bound for any form and any answer")
   CHECK(found->message.find("\"" + control + "...\", \"" + control + "...\"") != std::string_view::npos);
   CHECK(found->message.find("(and 10 more); got the text \"" + control + "...\".") != std::string_view::npos);
 }
+
+TEST_CASE("a missing client capability: -32021 at 2026-07-28, -32600 in words at 2025-11-25") {
+  const nlohmann::json form = {{"elicitation", {{"form", nlohmann::json::object()}}}};
+  const auto now = elicit::missing_capability_error(4, form);
+  CHECK(now.dump() ==
+        R"({"jsonrpc":"2.0","id":4,"error":{"code":-32021,"message":"Missing required client capability: )"
+        R"(elicitation.form","data":{"requiredCapabilities":{"elicitation":{"form":{}}}}}})");
+  const auto two =
+      elicit::missing_capability_error(5, {{"sampling", nlohmann::json::object()}, {"roots", form["elicitation"]}});
+  CHECK(two["error"]["message"] == "Missing required client capability: roots.form, sampling");
+  const auto then = elicit::missing_capability_error_2025(6, {{"sampling", nlohmann::json::object()}});
+  CHECK(then["error"]["code"] == -32600);
+  CHECK(then["error"]["message"] ==
+        "Invalid Request: this needs the client capability sampling, which the client did not declare in initialize");
+  CHECK(then["error"]["data"]["requiredCapabilities"] == nlohmann::json{{"sampling", nlohmann::json::object()}});
+  for (const nlohmann::json& bad :
+       {nlohmann::json(), nlohmann::json::object(), nlohmann::json("sampling"), nlohmann::json{{"sampling", true}}}) {
+    CHECK_THROWS_AS(elicit::missing_capability_error(1, bad), std::invalid_argument);
+    CHECK_THROWS_AS(elicit::missing_capability_error_2025(1, bad), std::invalid_argument);
+  }
+}

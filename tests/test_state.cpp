@@ -496,3 +496,51 @@ TEST_CASE("a state that would not open again is refused when sealed", "[state]")
   CHECK_THROWS_AS(elicit::seal(Session{"x"}, elicit::key_ring{}, here), std::logic_error);
   CHECK(elicit::open<Bounded>(elicit::seal(Bounded{{2}}, ring, here, 1min, t0), ring, here, at(t0))->step == 2);
 }
+
+// The natural code of a 2026-07-28 retry, `open<S>(answers.state(), ...)`, on every shape a
+// request may take: nothing is dereferenced that is not there, and only a state sealed here opens.
+TEST_CASE("a retry's state is read safely, whatever shape the request has", "[state][protocol]") {
+  const elicit::key_ring ring = ring_of({{"k1", 1}});
+  const std::string sealed = elicit::seal(Progress{"A-17", 2, {}}, ring, here, 10min, t0);
+  const json answer = {{"address", {{"action", "decline"}}}};
+  struct shape {
+    const char* what;
+    json params;
+    elicit::request_kind kind;
+    state_error refused;  // what open() says, when it refuses
+  };
+  const std::vector<shape> shapes = {
+      {"a first call", json::object(), elicit::request_kind::first_call, state_error::truncated},
+      {"answers and no state",
+       {{"inputResponses", answer}},
+       elicit::request_kind::retry_without_state,
+       state_error::truncated},
+      {"a state that is no text",
+       {{"inputResponses", answer}, {"requestState", 17}},
+       elicit::request_kind::retry_without_state,
+       state_error::truncated},
+      {"a state alone, null",
+       {{"requestState", nullptr}},
+       elicit::request_kind::retry_without_state,
+       state_error::truncated},
+      {"an empty state", {{"requestState", ""}}, elicit::request_kind::retry_with_state, state_error::truncated},
+      {"a state not written here",
+       {{"inputResponses", answer}, {"requestState", "AAAA"}},
+       elicit::request_kind::retry_with_state,
+       state_error::malformed},
+  };
+  for (const shape& s : shapes) {
+    INFO(s.what);
+    const elicit::input_responses answers(s.params);
+    CHECK(answers.kind() == s.kind);
+    CHECK(answers.is_retry() == (s.kind != elicit::request_kind::first_call));
+    const auto opened = elicit::open<Progress>(answers.state(), ring, here, at(t0));
+    REQUIRE_FALSE(opened);
+    CHECK(opened.error() == s.refused);
+  }
+  const elicit::input_responses retry(json{{"inputResponses", answer}, {"requestState", sealed}});
+  CHECK(retry.kind() == elicit::request_kind::retry_with_state);
+  const auto opened = elicit::open<Progress>(retry.state(), ring, here, at(t0));
+  REQUIRE(opened);
+  CHECK(opened->step == 2);
+}

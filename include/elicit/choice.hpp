@@ -9,12 +9,16 @@
 //                .choices(&Pick::repo, {{"r-17", "elicit"}, {"r-42", "glaze"}})   // {wire value, title}
 //                .choices(&Pick::labels, {"bug", "docs", "perf"});                // wire values alone
 //
+// Any range of options will do: wire values, {value, title} pairs (a std::map<std::string,
+// std::string>), elicit::offer, or rows of your own with `value` and `title` members.
+//
 // The answer holds the wire value the user picked (`r->repo->value == "r-17"`), checked
 // against the options that form offered. elicit::schema_json<Pick> does not compile: a schema
 // with no options is no question.
 #pragma once
 
 #include <compare>
+#include <concepts>
 #include <string>
 #include <utility>
 
@@ -37,6 +41,22 @@ struct offer {
   offer(std::string wire_value) : value(std::move(wire_value)) {}  // NOLINT: a plain value is an offer
   offer(const char* wire_value) : value(wire_value) {}             // NOLINT
   offer(std::string wire_value, std::string label) : value(std::move(wire_value)), title(std::move(label)) {}
+  // A {wire value, title} pair: an entry of a std::map<std::string, std::string>, say.
+  template <class V, class T>
+    requires(std::constructible_from<std::string, const V&>&& std::constructible_from<std::string, const T&>)
+  explicit offer(const std::pair<V, T>& entry) : value(entry.first), title(entry.second) {}
+  // A row of the server's own with `value` and `title` members (text, or convertible to it).
+  template <class Row>
+    requires(!std::same_as<Row, offer> && requires(const Row& row) {
+      std::string(row.value);
+      std::string(row.title);
+    })
+  explicit offer(const Row& row) : value(row.value), title(row.title) {}
 };
+
+// What form<F>::choices takes an option from: a wire value, a {value, title} pair, a row with
+// `value` and `title` members, or an offer.
+template <class T>
+concept offerable = std::constructible_from<offer, const T&>;
 
 }  // namespace elicit

@@ -286,12 +286,22 @@ class form {
       r.offered = detail::make_offered(std::move(options));
     });
   }
+  // The same from any range of wire values, {value, title} pairs (a std::map's entries) or rows
+  // with `value` and `title` members (elicit::offerable).
   template <std::ranges::input_range R>
-    requires(std::constructible_from<offer, std::ranges::range_reference_t<R>>)
   form& choices(field_ref f, const R& options) {
-    std::vector<offer> list;
-    for (auto&& o : options) list.emplace_back(o);
-    return choices(f, std::move(list));
+    using item = std::remove_cvref_t<std::ranges::range_reference_t<const R&>>;
+    static_assert(offerable<item>,
+                  "elicit::form::choices: give the options as wire values (text), {value, title} pairs, "
+                  "elicit::offer, or rows with `value` and `title` members");
+    if constexpr (offerable<item>) {
+      std::vector<offer> list;
+      if constexpr (std::ranges::sized_range<const R&>) list.reserve(std::ranges::size(options));
+      for (const auto& o : options) list.emplace_back(o);
+      return choices(f, std::move(list));
+    } else {
+      return *this;
+    }
   }
 
   // The value the field starts with, of the field's own type (an enumerator, a choice's wire

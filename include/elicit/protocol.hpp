@@ -273,6 +273,14 @@ class basic_input_required {
 };
 using input_required = basic_input_required<>;
 
+// What a request is, read from its params (input_responses::kind()).
+enum class request_kind {
+  first_call,           // neither inputResponses nor requestState: ask the first round
+  retry_with_state,     // a requestState came back as text: open it before trusting any answer
+  retry_without_state,  // answers without a state, or a requestState that is no text: a server
+                        // that sealed a state refuses this retry (nothing to open)
+};
+
 // Reads the retry of a request: `inputResponses` and `requestState` from its params.
 //
 //   elicit::input_responses answers{params};
@@ -293,12 +301,26 @@ class input_responses {
     }
     if (const auto r = request_params.find("inputResponses"); r != request_params.end() && r->is_object())
       responses_ = *r;
-    if (const auto s = request_params.find("requestState"); s != request_params.end() && s->is_string())
-      state_ = s->get<std::string>();
+    if (const auto s = request_params.find("requestState"); s != request_params.end()) {
+      state_sent_ = true;
+      if (s->is_string()) state_ = s->get<std::string>();
+    }
   }
 
-  // True when this is a retry carrying answers or state (not a first call).
-  [[nodiscard]] bool is_retry() const noexcept { return !responses_.empty() || state_.has_value(); }
+  // A first call, a retry with its requestState, or a retry without one. Never throws.
+  [[nodiscard]] request_kind kind() const noexcept {
+    if (state_) return request_kind::retry_with_state;
+    if (!responses_.empty() || state_sent_) return request_kind::retry_without_state;
+    return request_kind::first_call;
+  }
+  // True when this is a retry carrying answers or a state (not a first call).
+  [[nodiscard]] bool is_retry() const noexcept { return kind() != request_kind::first_call; }
+  // The requestState as the client sent it, or empty text when there is none (or it is no
+  // string): an empty text never opens (elicit::open refuses it as truncated), so
+  // `elicit::open<S>(answers.state(), ring, binding)` is safe on every request. Never throws.
+  [[nodiscard]] std::string_view state() const noexcept {
+    return state_ ? std::string_view(*state_) : std::string_view();
+  }
   [[nodiscard]] bool has(std::string_view key) const { return responses_.contains(key); }
   // The answer under `key` as the client sent it (an ElicitResult), or nullptr: what reask()
   // reads the valid fields from.
@@ -306,6 +328,8 @@ class input_responses {
     const auto it = responses_.find(key);
     return it == responses_.end() ? nullptr : &*it;
   }
+  // The requestState when it came as text, else nothing: test it before `*`; state() is the
+  // form that cannot be misused.
   [[nodiscard]] const std::optional<std::string>& request_state() const noexcept { return state_; }
   // Why the params were refused unread (keyword "maxDepth" or "maxBytes"), or nothing.
   [[nodiscard]] const std::optional<violation>& refused() const noexcept { return refused_; }
@@ -339,6 +363,7 @@ class input_responses {
 
   nlohmann::json responses_ = nlohmann::json::object();
   std::optional<std::string> state_;
+  bool state_sent_ = false;  // a requestState member came, text or not
   decode_options options_;
   std::optional<violation> refused_;
 };
@@ -354,6 +379,57 @@ inline constexpr std::string_view invalid_state_message = "invalid or expired re
 template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json invalid_state_error(const nlohmann::json& id) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32602}, {"message", invalid_state_message}}}};
+}
+
+namespace detail {
+
+// The capabilities of a ClientCapabilities object in words: "sampling", "elicitation.form"
+// (a capability with sub-capabilities is named by each). Throws std::invalid_argument when it is
+// not a non-empty object of objects: a server that names no capability has no error to send.
+inline std::string capability_names(const nlohmann::json& required) {
+  if (!required.is_object() || required.empty())
+    throw std::invalid_argument("elicit: name the missing capabilities as an object, e.g. {\"sampling\":{}}");
+  std::string names;
+  const auto add = [&names](std::string_view name) { names += names.empty() ? "" : ", ", names += name; };
+  for (const auto& [capability, parts] : required.items()) {
+    if (!parts.is_object()) throw std::invalid_argument("elicit: each missing capability is an object, e.g. {}");
+    if (parts.empty()) add(capability);
+    for (const auto& part : parts.items()) add(capability + "." + part.key());
+  }
+  return names;
+}
+
+}  // namespace detail
+
+// 2026-07-28: the JSON-RPC error -32021 (MissingRequiredClientCapabilityError) for a request
+// that needs a client capability the client did not declare in its clientCapabilities;
+// `required` is a ClientCapabilities object ({"elicitation":{"form":{}}}, {"sampling":{}}), sent
+// as data.requiredCapabilities. Over HTTP, the response status must be 400. Throws
+// std::invalid_argument when `required` is not a non-empty object of objects.
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
+[[nodiscard]] Json missing_capability_error(const nlohmann::json& id, const nlohmann::json& required) {
+  const std::string names = detail::capability_names(required);
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"error",
+           {{"code", -32021},
+            {"message", "Missing required client capability: " + names},
+            {"data", {{"requiredCapabilities", required}}}}}};
+}
+
+// 2025-11-25, which has no code for it: the JSON-RPC error -32600 (Invalid Request) saying in
+// words which capability initialize did not declare; `required` as for missing_capability_error,
+// also sent as data.requiredCapabilities. Throws std::invalid_argument as that does.
+template <detail::ordered_json_type Json = nlohmann::ordered_json>
+[[nodiscard]] Json missing_capability_error_2025(const nlohmann::json& id, const nlohmann::json& required) {
+  const std::string names = detail::capability_names(required);
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"error",
+           {{"code", -32600},
+            {"message", "Invalid Request: this needs the client capability " + names +
+                            ", which the client did not declare in initialize"},
+            {"data", {{"requiredCapabilities", required}}}}}};
 }
 
 // The JSON-RPC error -32602 (invalid params) for an answer that broke the schema, with every
