@@ -321,6 +321,28 @@ TEST_CASE("form: prefill from a value of F; std::nullopt members are skipped", "
   CHECK(g.schema_json() == before);
 }
 
+TEST_CASE("form: prefill_each sets the fields that take their value and reports the others", "[form]") {
+  elicit::form<rt::Account> f;
+  rt::Account partly = rt::ada();
+  partly.mail = "not an e-mail";
+  partly.name = "";  // below the length of 1
+  const std::vector<elicit::violation> refused = f.prefill_each(partly);
+  REQUIRE(refused.size() == 2);
+  CHECK(refused[0].pointer == "/name");
+  CHECK(refused[0].keyword == "default");
+  CHECK_THAT(refused[0].message, Contains("field \"name\""));
+  CHECK(refused[1].pointer == "/mail");
+  CHECK_THAT(refused[1].message, Contains("field \"mail\""));
+  // The others are set; the refused ones have no default, so the user is asked for them.
+  CHECK(prop(f, "age") == R"({"type":"integer","default":36})");
+  CHECK(prop(f, "name") == R"({"type":"string","title":"Name","minLength":1,"maxLength":80})");
+  CHECK(prop(f, "mail") == R"({"type":"string","format":"email"})");
+  // Every field takes its value: nothing is reported, and it is prefill's result.
+  elicit::form<rt::Account> g;
+  CHECK(g.prefill_each(rt::ada()).empty());
+  CHECK(g.schema_json() == elicit::form<rt::Account>().prefill(rt::ada()).schema_json());
+}
+
 TEST_CASE("form: prefill_valid keeps the valid fields of an answer and leaves the others", "[form]") {
   elicit::form<rt::Account> f;
   const json content{{"name", "Ada"}, {"mail", "not-an-email"}, {"age", "thirty"}, {"nickname", "A"}, {"other", 1}};

@@ -18,6 +18,7 @@
 #include <elicit/choice.hpp>
 #include <elicit/decode.hpp>
 #include <elicit/detail/indices.hpp>
+#include <elicit/detail/json_pointer.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/utf8.hpp>
@@ -30,6 +31,7 @@
 #include <elicit/impl/rules.hpp>
 #include <elicit/impl/write_value.hpp>
 #include <elicit/schema.hpp>
+#include <elicit/violation.hpp>
 
 #include <boost/pfr.hpp>
 #include <nlohmann/json.hpp>
@@ -314,7 +316,8 @@ class form {
   form& default_value(field_ref f, const char* value) { return default_value(f, std::string(value)); }
 
   // Every field's default from a value of F at once (std::nullopt members left as they are).
-  // All or nothing: when one field refuses its value, no default is changed.
+  // All or nothing: when one field refuses its value, no default is changed, and form_error
+  // says why; prefill_each sets the fields that take their value and reports the others.
   form& prefill(const Form& value) {
     return all_or_nothing([&] {
       detail::for_each_index<count>([&]<std::size_t I>() {
@@ -326,6 +329,29 @@ class form {
         }
       });
     });
+  }
+
+  // Each field's default from a value of F, field by field (std::nullopt members left as they
+  // are): a field that refuses its value (a date "0000-00-00", a number out of range) keeps
+  // what it had (no default, unless the form gave it one) and is reported, the others are set.
+  // Returns the refusals in field order, each a violation at the field ("/wire_name", keyword
+  // "default", the words form_error would have said); empty when every field took its value.
+  // Throws only std::bad_alloc.
+  [[nodiscard]] std::vector<violation> prefill_each(const Form& value) {
+    std::vector<violation> refused;
+    detail::for_each_index<count>([&]<std::size_t I>() {
+      const auto& v = detail::value_of(boost::pfr::get<I>(value));
+      try {
+        if constexpr (detail::is_optional<std::remove_cvref_t<decltype(v)>>::value) {
+          if (v) default_value(field_ref(index_tag{I}), *v);
+        } else {
+          default_value(field_ref(index_tag{I}), v);
+        }
+      } catch (const std::invalid_argument& e) {  // form_error, or a value to_content cannot write
+        refused.push_back({detail::message("/", detail::pointer_token(d().specs[I].wire)), "default", e.what()});
+      }
+    });
+    return refused;
   }
 
   // The fields of an answer's content that meet their rules, as defaults; the others are left
