@@ -116,14 +116,8 @@ struct VoucherArgument {
 // ---- The sealed request states (2026-07-28) ------------------------------------------------------
 
 // A state opens only for the server, caller, method, tool or prompt and arguments it was sealed
-// for (its binding), so a state need not repeat them.
-struct ConfirmAsked {
-  int round;
-};
-struct MultiRound {
-  std::string name;
-  int step;
-};
+// for (its binding), so a state need not repeat them. (The tools written once keep no state of
+// their own: <elicit/tool.hpp> seals their recorded answers.)
 // Which of the three questions still wait for an answer (the bits below), and what the answers
 // already given said: a retry answers only the questions of the latest round.
 struct ThreeInputs {
@@ -227,11 +221,14 @@ next_step judged(const elicit::response<Form>& r, std::string_view key) {
 }
 
 // What a tool or prompt answers when the user declined or cancelled a question.
+std::string not_given(elicit::outcome o, std::string_view question) {
+  return std::string(o == elicit::outcome::declined ? "The user declined to answer \""
+                                                    : "The user cancelled the question \"") +
+         std::string(question) + "\"; nothing was done.";
+}
 template <class Form>
 std::string not_given(const elicit::response<Form>& r, std::string_view question) {
-  return std::string(r.outcome() == elicit::outcome::declined ? "The user declined to answer \""
-                                                              : "The user cancelled the question \"") +
-         std::string(question) + "\"; nothing was done.";
+  return not_given(r.outcome(), question);
 }
 
 std::string summary(elicit::action a) {
@@ -280,66 +277,6 @@ std::string first_root(const json& answer) {
 }
 
 // ---- The handlers ----------------------------------------------------------------------------------
-
-// 2026-07-28: asks "What is your name?" until it has an answer; needs no state.
-json greet(const mcp::call& c) {
-  require_form(c);
-  const auto name = responses_of(c).get<UserName>("user_name");
-  const next_step next = judged(name, "user_name");
-  if (next == next_step::ask_again)
-    return elicit::input_required{c.modes()}.ask<UserName>("user_name", name_question).result();
-  if (next == next_step::report) return mcp::text_result(not_given(name, name_question));
-  return mcp::text_result("Hello, " + name->name + "!");
-}
-
-// 2026-07-28: one confirmation, with a sealed state that must come back unchanged.
-json confirm_with_state(const mcp::call& c) {
-  require_form(c);
-  const elicit::input_responses answers = responses_of(c);
-  const auto ask = [&c] {
-    return elicit::input_required{c.modes()}
-        .ask<Confirmation>("confirm", "Please confirm")
-        .state(seal(ConfirmAsked{1}, c))
-        .result();
-  };
-  if (!answers.is_retry()) return ask();
-  open_state<ConfirmAsked>(c, answers);  // sealed for this tool, caller and arguments, or an error
-  const auto ok = answers.get<Confirmation>("confirm");
-  const next_step next = judged(ok, "confirm");
-  if (next == next_step::ask_again) return ask();
-  if (next == next_step::report) return mcp::text_result(not_given(ok, "Please confirm"));
-  return mcp::text_result(std::string("state-ok: confirmed ") + (ok->ok ? "yes" : "no"));
-}
-
-// 2026-07-28: two rounds of questions; the name of round 1 travels in the state of round 2.
-json multi_round(const mcp::call& c) {
-  require_form(c);
-  constexpr std::string_view step1 = "Step 1: What is your name?", step2 = "Step 2: What is your favorite color?";
-  const auto ask_step1 = [&c, step1] {
-    return elicit::input_required{c.modes()}.ask<UserName>("step1", step1).state(seal(MultiRound{"", 1}, c)).result();
-  };
-  const auto ask_step2 = [&c, step2](const std::string& name) {
-    return elicit::input_required{c.modes()}
-        .ask<FavouriteColor>("step2", step2)
-        .state(seal(MultiRound{name, 2}, c))
-        .result();
-  };
-  const elicit::input_responses answers = responses_of(c);
-  if (!answers.is_retry()) return ask_step1();
-  const MultiRound progress = open_state<MultiRound>(c, answers);
-  if (progress.step == 1) {
-    const auto name = answers.get<UserName>("step1");
-    const next_step next = judged(name, "step1");
-    if (next == next_step::ask_again) return ask_step1();
-    if (next == next_step::report) return mcp::text_result(not_given(name, step1));
-    return ask_step2(name->name);
-  }
-  const auto color = answers.get<FavouriteColor>("step2");
-  const next_step next = judged(color, "step2");
-  if (next == next_step::ask_again) return ask_step2(progress.name);
-  if (next == next_step::report) return mcp::text_result(not_given(color, step2));
-  return mcp::text_result(progress.name + " likes " + color->color + ".");
-}
 
 // 2026-07-28: the questions of three_inputs still pending, under a state that remembers them.
 json three_questions(const mcp::call& c, const ThreeInputs& state) {
@@ -434,11 +371,12 @@ elicit::tool_options tool_options_of() {
 // questions still open. The client is told what tool_round refuses in its words (a state that
 // did not open: the one -32602; its reason to the log only), and a client without form mode
 // gets -32021. On the blocking pool when the replay store blocks: the coroutine waits without a
-// thread meanwhile.
+// thread meanwhile. `params` are the request's, unless given (stateless_first_round's).
 template <class R>
 boost::asio::awaitable<elicit::round_result<R>> one_round(const mcp::call& c, elicit::tool<R> t,
-                                                          elicit::tool_options options) {
-  const nlohmann::json params(c.params());
+                                                          elicit::tool_options options,
+                                                          nlohmann::json params = nullptr) {
+  if (params.is_null()) params = nlohmann::json(c.params());
   const elicit::state_binding binding = binding_of(c);
   std::optional<elicit::round_result<R>> round;
   try {
@@ -485,6 +423,147 @@ boost::asio::awaitable<json> book_shipment(const mcp::call& c) {
   co_return mcp::text_result(round.value().text, round.value().is_error);
 }
 
+// ---- The conformance tools written once, served at both versions ---------------------------------
+// The name question, the confirmation, the two rounds and the prompt mean the same in both eras:
+// each is one elicit::tool, run on the call's stream at 2025-11-25 and one round per request at
+// 2026-07-28 (the library's sealed state carries the answers, and refuses an altered one).
+
+// What one of them answers: the result (a tool's or a prompt's), or, at 2025-11-25, why the
+// server stopped waiting (the transport then answers as it answers any call it stopped).
+struct reply {
+  json result;
+  std::optional<elicit::stop_reason> stopped;
+};
+
+json text_reply(const std::string& text) { return mcp::text_result(text); }
+
+// A question with no valid answer: a decline or a cancel is the user's choice, a complete
+// result saying so (through `complete`); an invalid answer is the one -32602 listing every
+// violation, naming the input key at 2026-07-28 only (`key` is empty at 2025-11-25, which has
+// no such word); the client's JSON-RPC error is -32603. Throws mcp::rpc_error for those two.
+template <class Form, class Complete>
+reply unanswered(const elicit::ask_result<Form>& r, std::string_view question, const std::string& key,
+                 Complete complete) {
+  switch (r.outcome()) {
+    case elicit::outcome::invalid:
+      throw mcp::rpc_error::from_message(elicit::invalid_params_error(nullptr, r.violations(), key));
+    case elicit::outcome::error: throw mcp::rpc_error(-32603, "The client answered the elicitation with an error");
+    case elicit::outcome::stopped: return {json(), r.stop_reason()};
+    default: return {complete(not_given(r.outcome(), question))};
+  }
+}
+
+// The input key an invalid answer's error names: at 2026-07-28 only.
+std::string key_named(bool keyed, const char* key) { return keyed ? key : ""; }
+
+// "What is your name?", then "Hello, NAME!". (Each question is built first, then awaited:
+// g++-12 mishandles braced arguments in a co_await.)
+elicit::tool<reply> greet(bool keyed) {
+  elicit::question<UserName> asked("user_name", std::string(name_question));
+  const auto name = co_await std::move(asked);
+  if (!name.accepted()) co_return unanswered(name, name_question, key_named(keyed, "user_name"), text_reply);
+  co_return reply{mcp::text_result("Hello, " + name->name + "!")};
+}
+
+// "Please confirm"; "state-ok" once the state it came back with opened (the library's sealed
+// state: an altered one is refused before the tool runs).
+elicit::tool<reply> confirm(bool keyed) {
+  constexpr std::string_view please = "Please confirm";
+  elicit::question<Confirmation> asked("confirm", std::string(please));
+  const auto ok = co_await std::move(asked);
+  if (!ok.accepted()) co_return unanswered(ok, please, key_named(keyed, "confirm"), text_reply);
+  co_return reply{mcp::text_result(std::string("state-ok: confirmed ") + (ok->ok ? "yes" : "no"))};
+}
+
+// Two rounds: a name, then a favourite color.
+elicit::tool<reply> two_rounds(bool keyed) {
+  constexpr std::string_view step1 = "Step 1: What is your name?", step2 = "Step 2: What is your favorite color?";
+  elicit::question<UserName> first("step1", std::string(step1));
+  const auto name = co_await std::move(first);
+  if (!name.accepted()) co_return unanswered(name, step1, key_named(keyed, "step1"), text_reply);
+  elicit::question<FavouriteColor> second("step2", std::string(step2));
+  const auto color = co_await std::move(second);
+  if (!color.accepted()) co_return unanswered(color, step2, key_named(keyed, "step2"), text_reply);
+  co_return reply{mcp::text_result(name->name + " likes " + color->color + ".")};
+}
+
+// The prompt: its context first.
+elicit::tool<reply> with_context(bool keyed) {
+  elicit::question<PromptContext> asked("user_context", std::string(context_question));
+  const auto context = co_await std::move(asked);
+  const auto no_context = [](const std::string& text) { return mcp::prompt_result("No context", text); };
+  if (!context.accepted())
+    co_return unanswered(context, context_question, key_named(keyed, "user_context"), no_context);
+  co_return reply{mcp::prompt_result("A prompt with context", "Use this context: " + context->context)};
+}
+
+// The name, the confirmation and the two rounds take one attempt: an invalid answer is the one
+// -32602 listing every violation, as their clients expect (tests/sdk); the prompt asks again in
+// plain words, up to three forms, as a tool written once does by default.
+elicit::tool_options one_attempt() {
+  elicit::tool_options options = tool_options_of();
+  options.ask.max_attempts = 1;
+  return options;
+}
+
+// How one of them is made: keyed says whether an invalid answer's error may name an input key.
+using make_tool = elicit::tool<reply> (*)(bool keyed);
+
+// 2026-07-28: one round; the result, or the InputRequiredResult of the questions still open.
+boost::asio::awaitable<json> round_of(const mcp::call& c, make_tool make, elicit::tool_options options,
+                                      nlohmann::json params) {
+  auto rounds = one_round(c, make(true), options, std::move(params));
+  elicit::round_result<reply> round = co_await std::move(rounds);
+  if (!round.done()) co_return json(round.input_required());
+  co_return std::move(round).value().result;
+}
+
+// 2026-07-28, for a tool whose first round needs nothing from a state: a request that answers
+// it without a requestState (the suite's missing-input-response and ignore-extra-params send
+// such) is taken as the answer to the first round, whose state the server seals anew (it holds
+// no answer: any caller gets the same one by calling without answers). A request without
+// answers, or with a state, is one round as any other.
+boost::asio::awaitable<json> stateless_first_round(const mcp::call& c, make_tool make, elicit::tool_options options) {
+  nlohmann::json params(c.params());
+  if (params.is_object() && params.contains("inputResponses") && !params.contains("requestState")) {
+    nlohmann::json first = params;
+    first.erase("inputResponses");
+    auto asking = one_round(c, make(true), options, std::move(first));
+    elicit::round_result<reply> asked = co_await std::move(asking);
+    if (asked.done()) co_return asked.value().result;
+    params["requestState"] = asked.input_required().at("requestState").get<std::string>();
+  }
+  auto answered = round_of(c, make, options, std::move(params));
+  co_return co_await std::move(answered);
+}
+
+// Serves one of them: at 2025-11-25 its questions go on the call's stream; at 2026-07-28 one
+// round per request, answers without a state answering the first round when `stateless_first`.
+// (call::run_tool takes no tool_options yet: at 2025-11-25 every question has the library's
+// three attempts, so the one-attempt tools ask an invalid answer again there.)
+boost::asio::awaitable<json> serve_written_once(const mcp::call& c, make_tool make, elicit::tool_options options,
+                                                bool stateless_first) {
+  require_form(c);
+  if (c.protocol() == mcp::version::v2025_11_25) {
+    auto running = c.run_tool(make(false));
+    const reply r = co_await std::move(running);
+    if (r.stopped) c.throw_stopped(*r.stopped);
+    co_return r.result;
+  }
+  if (stateless_first) {
+    auto answered = stateless_first_round(c, make, options);
+    co_return co_await std::move(answered);
+  }
+  auto answered = round_of(c, make, options, nlohmann::json(c.params()));
+  co_return co_await std::move(answered);
+}
+
+mcp::asking_handler written_once(make_tool make, elicit::tool_options options, bool stateless_first = false) {
+  return [make, options, stateless_first](const mcp::call& c) {
+    return serve_written_once(c, make, options, stateless_first);
+  };
+}
+
 // 2026-07-28: one question to the client's model, asked only of a client that declared sampling.
 json ask_the_model(const mcp::call& c) {
   c.require("sampling");
@@ -499,23 +578,6 @@ json ask_the_roots(const mcp::call& c) {
   const json answer = c.raw_response("client_roots");
   if (answer.is_null()) return elicit::input_required{}.request("client_roots", roots_request).result();
   return mcp::text_result("The first root is " + first_root(answer));
-}
-
-// Both versions: a prompt that asks for its context first, the way each version asks (at
-// 2025-11-25 on the call's stream, a coroutine waiting without a thread).
-boost::asio::awaitable<json> prompt_with_context(const mcp::call& c) {
-  require_form(c);
-  std::optional<elicit::response<PromptContext>> asked;
-  if (c.protocol() == mcp::version::v2025_11_25)
-    asked.emplace(co_await c.ask<PromptContext>(std::string(context_question)));
-  else asked.emplace(responses_of(c).get<PromptContext>("user_context"));
-  const elicit::response<PromptContext>& context = *asked;
-  // The input key is a 2026-07-28 word: at 2025-11-25 the error names no key.
-  const next_step next = judged(context, c.protocol() == mcp::version::v2025_11_25 ? "" : "user_context");
-  if (next == next_step::ask_again)
-    co_return elicit::input_required{c.modes()}.ask<PromptContext>("user_context", context_question).result();
-  if (next == next_step::report) co_return mcp::prompt_result("No context", not_given(context, context_question));
-  co_return mcp::prompt_result("A prompt with context", "Use this context: " + context->context);
 }
 
 // 2025-11-25: asks the client directly, on the call's stream. The arguments are values: the
@@ -706,30 +768,40 @@ int main(int argc, char** argv) {
                 return ask_and_report<EnumShapes>(c, "Please make your choices", "Elicitation completed: ");
               }));
 
-  // 2026-07-28 only: InputRequiredResult and retries. The first is the one a client that tries
-  // "the first tool listed" gets: it asks a form, and completes on the retry.
-  const auto v2026 = mcp::serves::v2026_07_28;
-  server.tool("test_input_required_result_elicitation", "Asks the user's name, then greets them.", no_arguments, v2026,
-              greet);
+  // Both versions, each one tool written once (<elicit/tool.hpp>): the name question (the first
+  // tool listed at 2026-07-28, the one a client that tries "the first tool" gets), the
+  // confirmation with a state (the tampered-state scenario calls it under its own name), the
+  // two rounds.
+  const auto both = mcp::serves::both;
+  server.tool("test_input_required_result_elicitation", "Asks the user's name, then greets them.", no_arguments, both,
+              written_once(greet, one_attempt(), true));
   server.tool("test_input_required_result_request_state", "Asks for a confirmation, with a sealed request state.",
-              no_arguments, v2026, confirm_with_state);
+              no_arguments, both, written_once(confirm, one_attempt()));
   server.tool("test_input_required_result_tampered_state", "Asks for a confirmation; refuses an altered state.",
-              no_arguments, v2026, confirm_with_state);
-  server.tool("test_input_required_result_multi_round", "Asks a name, then a favourite color.", no_arguments, v2026,
-              multi_round);
+              no_arguments, both, written_once(confirm, one_attempt()));
+  server.tool("test_input_required_result_multi_round", "Asks a name, then a favourite color.", no_arguments, both,
+              written_once(two_rounds, one_attempt()));
+
+  // 2026-07-28 only: input requests that 2025-11-25 sends otherwise, or not at all.
+  const auto v2026 = mcp::serves::v2026_07_28;
+  // A form, a sampling and a roots request in one InputRequiredResult: at 2025-11-25 sampling and
+  // roots are requests of their own on the stream, which this server does not send.
   server.tool("test_input_required_result_multiple_inputs", "Asks a form, a sampling and the roots at once.",
               no_arguments, v2026, three_inputs);
+  // Reads the capabilities each 2026-07-28 request declares (2025-11-25 declares them once, in initialize).
   server.tool("test_input_required_result_capabilities", "Asks only what the client declared it can answer.",
               no_arguments, v2026, three_inputs);
+  // Sampling and roots as input requests: 2026-07-28 words (this server sends no 2025-11-25 requests of them).
   server.tool("test_input_required_result_sampling", "Asks the client's model a question.", no_arguments, v2026,
               ask_the_model);
   server.tool("test_input_required_result_list_roots", "Asks the client for its roots.", no_arguments, v2026,
               ask_the_roots);
-  // The tools the suite's server-stateless scenario probes the stateless rules with.
+  // The tools the suite's server-stateless scenario probes the stateless rules with (SEP-2575,
+  // 2026-07-28 alone): -32021 for an undeclared capability, no request on a response stream, no log.
   server.tool("test_missing_capability", "Asks the client's model a question: needs the sampling capability.",
               no_arguments, v2026, ask_the_model);
   server.tool("test_streaming_elicitation", "Asks the user's name in the result, never as a request on a stream.",
-              no_arguments, v2026, greet);
+              no_arguments, v2026, written_once(greet, one_attempt(), true));
   server.tool("test_logging_tool", "Answers without a log message: this server sends none to clients.", no_arguments,
               v2026, [](const mcp::call&) { return mcp::text_result("Done; nothing was logged."); });
 
@@ -742,9 +814,9 @@ int main(int argc, char** argv) {
   server.tool("book_shipment", "Book a shipment, asking the user where and how it should go.", shipment_arguments,
               mcp::serves::both, mcp::asking_handler(book_shipment));
 
-  // Both versions: each asks the way its version does.
-  server.prompt("test_input_required_result_prompt", "A prompt that asks for its context first.", mcp::serves::both,
-                prompt_with_context);
+  // Both versions: a prompt written once, asking its context first.
+  server.prompt("test_input_required_result_prompt", "A prompt that asks for its context first.", both,
+                written_once(with_context, tool_options_of(), true));
 
   server.listen(std::atoi(argv[1]));
 }

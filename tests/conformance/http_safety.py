@@ -14,7 +14,9 @@ checks, each as a client of its own:
   - at most 8 elicitations of a session wait at once (the default), and one more is refused at
     once; with ELICIT_MAX_WAITING=16, a 17th in all is refused too; a client that leaves its
     stream frees its question at once (the server sees the socket's end at once);
-  - an idle session expires (404).
+  - an idle session expires (404);
+  - at 2026-07-28, the name question and the prompt take an answer without a requestState as the
+    answer to their first round, and the confirmation does not.
 Fails with the first broken expectation; the server's stderr must hold no sanitizer report.
 """
 import http.client
@@ -199,11 +201,58 @@ def test_prompt_words_at_2025():
     stream = Stream(sid, "p-2", tool=prompt, method="prompts/get")
     question = stream.next_message()
     check(question and question.get("method") == "elicitation/create", "the prompt asks its question on the stream")
-    answer(sid, question["id"], {"context": 42})
-    error = (stream.next_message() or {}).get("error", {})
+    # The prompt is written once: an invalid answer is asked again (three forms in all), then
+    # it is the one -32602.
+    for attempt in range(3):
+        answer(sid, question["id"], {"context": 42})
+        message = stream.next_message() or {}
+        if attempt < 2:
+            check(message.get("method") == "elicitation/create" and "Please correct this" in
+                  message.get("params", {}).get("message", ""), f"invalid answer {attempt + 1} is asked again (got {message})")
+            question = message
+    error = message.get("error", {})
     check(error.get("code") == -32602 and "user_context" not in json.dumps(error),
-          f"an invalid answer: -32602 with no 2026-07-28 input key (got {error})")
+          f"a third invalid answer: -32602 with no 2026-07-28 input key (got {error})")
     stream.close()
+
+
+def call26(method, name, extra=None):
+    """A 2026-07-28 tools/call or prompts/get of `name` with a form-mode client; (status, body)."""
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}
+    params = {"name": name, "_meta": meta, **(extra or {})}
+    if method == "tools/call":
+        params["arguments"] = {}
+    status, _, body = post({"jsonrpc": "2.0", "id": 9, "method": method, "params": params},
+                           {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, "Mcp-Name": name})
+    return status, body
+
+
+def test_first_round_without_state():
+    # The name question and the prompt (elicit::tools written once) take an answer sent without a
+    # requestState as the answer to their first round; a tool whose state matters does not.
+    name = {"user_name": {"action": "accept", "content": {"name": "Ada"}}}
+    status, body = call26("tools/call", "test_input_required_result_elicitation", {"inputResponses": name})
+    text = ((body or {}).get("result", {}).get("content") or [{}])[0].get("text")
+    check(status == 200 and text == "Hello, Ada!", f"the name answered without a state: the result (got {body})")
+    bad = {"user_name": {"action": "accept", "content": {"name": 42}}}
+    status, body = call26("tools/call", "test_input_required_result_elicitation", {"inputResponses": bad})
+    error = (body or {}).get("error", {})
+    check(error.get("code") == -32602 and error.get("data", {}).get("inputKey") == "user_name",
+          f"an invalid name without a state: -32602 naming user_name (got {body})")
+    forged = {"inputResponses": name, "requestState": "AAAA" * 20}
+    status, body = call26("tools/call", "test_input_required_result_elicitation", forged)
+    check((body or {}).get("error", {}).get("message") == "invalid or expired requestState",
+          f"the name answered with a state that is not the server's: refused (got {body})")
+    context = {"user_context": {"action": "accept", "content": {"context": "tea"}}}
+    status, body = call26("prompts/get", "test_input_required_result_prompt", {"inputResponses": context})
+    messages = (body or {}).get("result", {}).get("messages") or [{}]
+    check(messages[0].get("content", {}).get("text") == "Use this context: tea",
+          f"the prompt answered without a state: its messages (got {body})")
+    ok = {"confirm": {"action": "accept", "content": {"ok": True}}}
+    status, body = call26("tools/call", "test_input_required_result_request_state", {"inputResponses": ok})
+    check((body or {}).get("error", {}).get("message") == "invalid or expired requestState",
+          f"the confirmation answered without its state: refused (got {body})")
 
 
 def test_half_open_and_latency():
@@ -291,7 +340,8 @@ def main():
             except OSError:
                 time.sleep(0.05)
         for test in (test_refusals, test_initialize_version, test_session_isolation, test_cancellation,
-                     test_prompt_words_at_2025, test_half_open_and_latency, test_waiting_bound_and_expiry):
+                     test_prompt_words_at_2025, test_first_round_without_state, test_half_open_and_latency,
+                     test_waiting_bound_and_expiry):
             print(f"-- {test.__name__}")
             test()
         check(server.poll() is None, "the server ran the whole time")

@@ -72,8 +72,13 @@ const tools2026 = ["test_input_required_result_elicitation", "test_input_require
                    "test_input_required_result_sampling", "test_input_required_result_list_roots",
                    "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "redeem_voucher",
                    "book_shipment"];
+// The tools written once (the name, the confirmation, the two rounds, book_shipment) are in both lists.
 const tools2025 = ["test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
+                   "test_input_required_result_elicitation", "test_input_required_result_request_state",
+                   "test_input_required_result_tampered_state", "test_input_required_result_multi_round",
                    "book_shipment"];
+// What the prompt asks again after an invalid answer (7 for the context), in both eras.
+const contextAgain = "What context should the prompt use?\n\nPlease correct this:\n- context must be text; got the number 7.";
 const declined = (question) => `The user declined to answer "${question}"; nothing was done.`;
 const cancelled = (question) => `The user cancelled the question "${question}"; nothing was done.`;
 const textOf = (result) => result.content.map((c) => c.text).join("\n");
@@ -272,6 +277,19 @@ const v2cases = [
       await c.client.close();
     }
   }],
+  ["v2: the prompt asks an invalid answer again in the words of 2025-11-25, then -32602", async () => {
+    const c = await clientV2();
+    c.answer(accept({ context: 7 }), accept({ context: 7 }), accept({ context: 7 }));
+    try {
+      const bad = await rejection(c.client.getPrompt({ name: "test_input_required_result_prompt" }));
+      assert.equal(bad.code, -32602);
+      assert.deepEqual(bad.data?.violations?.map((v) => v.pointer), ["/context"]);
+      assert.equal(bad.data?.inputKey, "user_context");
+      assert.deepEqual(c.asked.map((a) => a.message), ["What context should the prompt use?", contextAgain, contextAgain]);
+    } finally {
+      await c.client.close();
+    }
+  }],
   ["v2: an altered requestState is refused with the one error", async () => {
     const alter = (body) => {
       const state = body.params?.requestState;
@@ -332,9 +350,9 @@ const v1cases = [
       assert.deepEqual(c.client.getServerCapabilities(), { prompts: {}, tools: {} });
       const { tools } = await c.client.listTools();
       assert.deepEqual(tools.map((t) => t.name), tools2025);
-      const unknown = await rejection(c.client.callTool({ name: "test_input_required_result_elicitation", arguments: {} }));
+      const unknown = await rejection(c.client.callTool({ name: "test_input_required_result_sampling", arguments: {} }));
       assert.equal(unknown.code, -32602);
-      assert.match(unknown.message, /Unknown tool: test_input_required_result_elicitation/);
+      assert.match(unknown.message, /Unknown tool: test_input_required_result_sampling/);
       await c.transport.terminateSession();
     } finally {
       await c.client.close();
@@ -383,7 +401,7 @@ const v1cases = [
     assert.equal(r.error?.code, -32603, String(r.error));
     assert.match(r.error.message, /The client answered the elicitation with an error: .*no display/);
   }],
-  ["v1: the prompt: accept, decline, and an invalid answer (-32602)", async () => {
+  ["v1: the prompt: accept, decline, and an invalid answer asked again, then -32602", async () => {
     const c = await clientV1();
     try {
       c.answer(accept({ context: "tea" }));
@@ -394,14 +412,34 @@ const v1cases = [
       const no = await c.client.getPrompt({ name: "test_input_required_result_prompt" });
       assert.equal(no.description, "No context");
       assert.equal(no.messages[0].content.text, declined("What context should the prompt use?"));
-      c.answer(accept({ context: 7 }));
+      // The prompt is written once: an invalid answer is asked again in plain words, three forms
+      // in all, as at 2026-07-28; the error names no input key (a 2026-07-28 word).
+      c.answer(accept({ context: 7 }), accept({ context: 7 }), accept({ context: 7 }));
       const bad = await rejection(c.client.getPrompt({ name: "test_input_required_result_prompt" }));
       assert.equal(bad.code, -32602);
       assert.deepEqual(bad.data?.violations?.map((v) => v.pointer), ["/context"]);
+      assert.equal(bad.data?.inputKey, undefined);
+      assert.deepEqual(c.asked.map((a) => a.message), ["What context should the prompt use?", contextAgain, contextAgain]);
     } finally {
       await c.transport.terminateSession();
       await c.client.close();
     }
+  }],
+  ["v1: the tools written once ask on the call's stream, in the words of 2026-07-28", async () => {
+    const name = await callV1([accept({ name: "Ada" })], "test_input_required_result_elicitation", {});
+    assert.equal(textOf(name.result), "Hello, Ada!");
+    assert.deepEqual(name.asked, [{ mode: "form", message: "What is your name?", requestedSchema: nameSchema }]);
+    const no = await callV1([decline], "test_input_required_result_elicitation", {});
+    assert.equal(textOf(no.result), declined("What is your name?"));
+    const ok = await callV1([accept({ ok: true })], "test_input_required_result_request_state", {});
+    assert.equal(textOf(ok.result), "state-ok: confirmed yes");
+    assert.deepEqual(ok.asked.map((a) => a.message), ["Please confirm"]);
+    const two = await callV1([accept({ name: "Ada" }), accept({ color: "green" })], "test_input_required_result_multi_round", {});
+    assert.equal(textOf(two.result), "Ada likes green.");
+    assert.deepEqual(two.asked, [{ mode: "form", message: "Step 1: What is your name?", requestedSchema: nameSchema },
+                                 { mode: "form", message: "Step 2: What is your favorite color?", requestedSchema: colorSchema }]);
+    const later = await callV1([accept({ name: "Ada" }), cancel], "test_input_required_result_multi_round", {});
+    assert.equal(textOf(later.result), cancelled("Step 2: What is your favorite color?"));
   }],
   ["v1: the tool call cancelled while the form is open: no response, the session goes on", async () => {
     const c = await clientV1();
