@@ -24,6 +24,7 @@
 #include <elicit/detail/web_url.hpp>
 #include <elicit/form.hpp>
 #include <elicit/limits.hpp>
+#include <elicit/print.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/violation.hpp>
 
@@ -280,6 +281,8 @@ enum class request_kind {
   retry_without_state,  // answers without a state, or a requestState that is no text: a server
                         // that sealed a state refuses this retry (nothing to open)
 };
+template <>
+inline constexpr bool detail::printable_enum<request_kind> = true;  // print.hpp: printed by name
 
 // Reads the retry of a request: `inputResponses` and `requestState` from its params.
 //

@@ -32,6 +32,7 @@
 #include <elicit/detail/message.hpp>
 #include <elicit/key_ring.hpp>
 #include <elicit/limits.hpp>
+#include <elicit/print.hpp>
 #include <elicit/replay_guard.hpp>
 #include <elicit/schema.hpp>
 
@@ -104,6 +105,8 @@ enum class state_error {
   replayed,            // opened before, and the application wants each state used once
   replay_unavailable,  // the replay store did not answer (down, timed out): refused, fails closed
 };
+template <>
+inline constexpr bool detail::printable_enum<state_error> = true;  // print.hpp: printed by name
 
 // An opened state: the value, or why it did not open.
 template <class State>
