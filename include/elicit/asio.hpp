@@ -109,15 +109,19 @@ namespace detail {
 inline boost::asio::awaitable<void> keep_alive(async_keepalive& k, std::chrono::steady_clock::duration timeout) {
   using clock = std::chrono::steady_clock;
   const auto executor = co_await boost::asio::this_coro::executor;
-  const auto deadline = timeout > clock::duration::zero() ? clock::now() + timeout : clock::time_point::max();
+  // Saturated, not overflowed: a timeout or an interval of hours or of duration::max() is allowed.
+  const auto later = [](clock::duration d) {
+    const auto now = clock::now();
+    return d < clock::time_point::max() - now ? now + d : clock::time_point::max();
+  };
+  const auto deadline = timeout > clock::duration::zero() ? later(timeout) : clock::time_point::max();
   boost::asio::steady_timer timer(executor);
   for (;;) {
-    const auto next = clock::now() + k.interval;
-    timer.expires_at(std::min(next, deadline));
+    timer.expires_at(std::min(later(k.interval), deadline));
     co_await timer.async_wait(boost::asio::use_awaitable);
     if (clock::now() >= deadline) co_return;
-    auto unshielded = boost::asio::bind_cancellation_slot(boost::asio::cancellation_slot(), boost::asio::use_awaitable);
-    auto writing = boost::asio::co_spawn(executor, k.notify(k.clock.next()), std::move(unshielded));
+    auto shielded = boost::asio::bind_cancellation_slot(boost::asio::cancellation_slot(), boost::asio::use_awaitable);
+    auto writing = boost::asio::co_spawn(executor, k.notify(k.clock.next()), std::move(shielded));
     co_await std::move(writing);
     const auto state = co_await boost::asio::this_coro::cancellation_state;
     if (state.cancelled() != boost::asio::cancellation_type::none)
