@@ -95,6 +95,7 @@ booking unanswered(const elicit::ask_result<Form>& r, const std::string& shipmen
                           r.error()->value("message", "no message")),
               true};
     case elicit::outcome::stopped:
+    case elicit::outcome::timed_out:
       return {fmt::format("Shipment {} was not booked: the server stopped waiting for the {}.", shipment, what), true,
               r.stop_reason()};
     default:

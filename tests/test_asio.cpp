@@ -22,6 +22,9 @@
 
 #include <malloc.h>
 
+#include <memory>
+#include <thread>
+
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -202,10 +205,10 @@ TEST_CASE("async_ask: raced with a timer by `||`, the ask is cancelled and its w
   CHECK(client.waiting == 0);
 }
 
-TEST_CASE("async_ask: the timeout ends a wait with outcome stopped, reason timed_out", "[asio]") {
+TEST_CASE("async_ask: the timeout ends a wait with outcome timed_out, reason timed_out", "[asio]") {
   SECTION("on the first form") {
     const auto r = drive_async({hang}, {.timeout = 20ms});
-    CHECK(r.result.outcome() == elicit::outcome::stopped);
+    CHECK(r.result.outcome() == elicit::outcome::timed_out);
     CHECK(r.result.stop_reason() == elicit::stop_reason::timed_out);
     CHECK(r.result.attempts() == 1);
     CHECK_THROWS_WITH(r.result.value(), "elicit: no answer: the server stopped waiting (timed out)");
@@ -214,7 +217,7 @@ TEST_CASE("async_ask: the timeout ends a wait with outcome stopped, reason timed
     const auto r = drive_async(
         {accepted({{"street", "1 High St"}, {"city", "London"}, {"postcode", "X"}, {"country_code", "GB"}}), hang},
         {.timeout = 20ms});
-    CHECK(r.result.outcome() == elicit::outcome::stopped);
+    CHECK(r.result.outcome() == elicit::outcome::timed_out);
     CHECK(r.result.stop_reason() == elicit::stop_reason::timed_out);
     CHECK(r.result.attempts() == 2);
     REQUIRE(r.sent.size() == 2);
@@ -284,4 +287,157 @@ TEST_CASE("async_ask: what a waiting question holds on the heap", "[asio]") {
   WARN("heap held by a waiting question: " << waiting << " bytes (the params sent: " << written << " bytes of text)");
   CHECK(waiting > 0);
   CHECK(waiting < 8192);
+}
+
+namespace {
+
+// What a keep-alive wrote: the params of each notification, and when (from the start).
+struct progress_log {
+  std::vector<ordered_json> sent;
+  std::vector<std::chrono::steady_clock::duration> at;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+std::shared_ptr<elicit::async_keepalive> keepalive_into(progress_log& log, std::chrono::milliseconds interval) {
+  auto notify = [&log](ordered_json params) -> asio::awaitable<void> {
+    log.sent.push_back(std::move(params));
+    log.at.push_back(std::chrono::steady_clock::now() - log.start);
+    co_return;
+  };
+  return std::make_shared<elicit::async_keepalive>(
+      elicit::async_keepalive{elicit::keepalive(json("call-7")), interval, notify});
+}
+
+// A client whose person answers after `delay`: the reply is on a timer.
+struct slow_client {
+  std::chrono::milliseconds delay;
+  json reply;
+  int sent = 0;
+  asio::awaitable<json> send(ordered_json) {
+    ++sent;
+    asio::steady_timer later(co_await asio::this_coro::executor, delay);
+    co_await later.async_wait(asio::use_awaitable);
+    co_return reply;
+  }
+  auto sender() {
+    return [this](ordered_json params) { return send(std::move(params)); };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("async_ask: with a progress token, a notification each interval while the person answers",
+          "[asio][keepalive]") {
+  asio::io_context io;
+  progress_log log;
+  slow_client client{230ms, accepted(good_address)};
+  elicit::async_ask_options options{.timeout = 10s, .keepalive = keepalive_into(log, 50ms)};
+  auto out = run(io, elicit::async_ask<DeliveryAddress>(client.sender(), question, options));
+  REQUIRE(out);
+  CHECK(out->outcome() == elicit::outcome::accepted);
+  // 50, 100, 150, 200 ms: four before the answer at 230 ms (a loaded machine may lose one).
+  CHECK(log.sent.size() >= 3);
+  CHECK(log.sent.size() <= 4);
+  for (std::size_t i = 0; i < log.sent.size(); ++i) {
+    CHECK(log.sent[i]["progressToken"] == "call-7");
+    CHECK(log.sent[i]["progress"] == i + 1);
+    CHECK(log.sent[i]["message"] == "Waiting for the user's answer");
+    CHECK(log.at[i] >= (i + 1) * 50ms);
+  }
+  // Once answered, nothing more: the io_context ran dry (run_for returned early).
+  const std::size_t after_answer = log.sent.size();
+  io.restart();
+  io.run_for(200ms);
+  CHECK(log.sent.size() == after_answer);
+}
+
+TEST_CASE("async_ask: the keep-alive counts on across the forms of one ask, and across asks", "[asio][keepalive]") {
+  progress_log log;
+  auto keep = keepalive_into(log, 30ms);
+  asio::io_context io;
+  async_client fast{{accepted({{"street", 42}}), accepted(good_address)}};
+  elicit::async_ask_options options{.keepalive = keep};
+  CHECK(run(io, elicit::async_ask<DeliveryAddress>(fast.sender(), question, options))->accepted());
+  CHECK(log.sent.empty());  // answered at once: no notification
+  asio::io_context io2;
+  slow_client slow{100ms, accepted(good_address)};
+  CHECK(run(io2, elicit::async_ask<DeliveryAddress>(slow.sender(), question, options))->accepted());
+  asio::io_context io3;
+  CHECK(run(io3, elicit::async_ask<DeliveryAddress>(slow.sender(), question, options))->accepted());
+  REQUIRE(log.sent.size() >= 4);
+  for (std::size_t i = 0; i < log.sent.size(); ++i) CHECK(log.sent[i]["progress"] == i + 1);
+}
+
+TEST_CASE("async_ask: no progress token, no notification", "[asio][keepalive]") {
+  asio::io_context io;
+  slow_client client{120ms, accepted(good_address)};
+  progress_log log;
+  auto keep = keepalive_into(log, 20ms);
+  keep->interval = std::chrono::steady_clock::duration::zero();  // an interval of zero sends none
+  elicit::async_ask_options options{.timeout = 10s, .keepalive = keep};
+  CHECK(run(io, elicit::async_ask<DeliveryAddress>(client.sender(), question, options))->accepted());
+  CHECK(log.sent.empty());
+  asio::io_context io2;
+  CHECK(run(io2, elicit::async_ask<DeliveryAddress>(client.sender(), question, {.timeout = 10s}))->accepted());
+  CHECK(keep->clock.sent() == 0);
+}
+
+TEST_CASE("async_ask: with a keep-alive, the timeout still ends the wait, outcome timed_out", "[asio][keepalive]") {
+  progress_log log;
+  const auto r = drive_async({hang}, {.timeout = 130ms, .keepalive = keepalive_into(log, 50ms)});
+  CHECK(r.result.outcome() == elicit::outcome::timed_out);
+  CHECK(r.result.stop_reason() == elicit::stop_reason::timed_out);
+  CHECK(log.sent.size() >= 1);
+  CHECK(log.sent.size() <= 2);  // 50, 100 ms; none at the deadline
+}
+
+TEST_CASE("async_ask: with a keep-alive, a cancellation still ends it with outcome stopped", "[asio][keepalive]") {
+  asio::io_context io;
+  async_client client{{hang}};
+  progress_log log;
+  asio::cancellation_signal signal;
+  asio::steady_timer cancel_at(io, 120ms);
+  cancel_at.async_wait([&](boost::system::error_code) { signal.emit(asio::cancellation_type::terminal); });
+  elicit::async_ask_options options{.timeout = 10s, .keepalive = keepalive_into(log, 50ms)};
+  auto out = run(io, elicit::async_ask<DeliveryAddress>(client.sender(), question, options), &signal);
+  REQUIRE(out);
+  CHECK(out->outcome() == elicit::outcome::stopped);
+  CHECK(out->stop_reason() == elicit::stop_reason::cancelled);
+  CHECK(client.waiting == 0);
+  CHECK(io.stopped());  // no 10 s timer, no keep-alive timer left
+  CHECK(log.sent.size() >= 1);
+}
+
+TEST_CASE("async_ask: a notify that fails ends the wait as a failed send does", "[asio][keepalive]") {
+  asio::io_context io;
+  async_client client{{hang}};
+  auto notify = [](ordered_json) -> asio::awaitable<void> {
+    throw std::runtime_error("the client left the stream");
+    co_return;
+  };
+  elicit::async_ask_options options{.timeout = 10s,
+                                    .keepalive = std::make_shared<elicit::async_keepalive>(elicit::async_keepalive{
+                                        elicit::keepalive(json(1)), std::chrono::milliseconds(20), notify})};
+  std::exception_ptr failure;
+  CHECK_FALSE(run(io, elicit::async_ask<DeliveryAddress>(client.sender(), question, options), nullptr, &failure));
+  REQUIRE(failure);
+  CHECK_THROWS_WITH(std::rethrow_exception(failure), "the client left the stream");
+  CHECK(client.waiting == 0);
+  CHECK(io.stopped());
+}
+
+TEST_CASE("async_ask: a late wake-up sends one notification, not a burst", "[asio][keepalive]") {
+  asio::io_context io;
+  progress_log log;
+  slow_client client{330ms, accepted(good_address)};
+  // The event loop blocked for 200 ms (a busy server) from 50 ms: the timer of 80 ms fires late.
+  asio::steady_timer busy(io, 50ms);
+  busy.async_wait([](boost::system::error_code) { std::this_thread::sleep_for(200ms); });
+  elicit::async_ask_options options{.keepalive = keepalive_into(log, 40ms)};
+  CHECK(run(io, elicit::async_ask<DeliveryAddress>(client.sender(), question, options))->accepted());
+  // 40 ms, one at about 250 ms for the late wake-up, then each an interval after the last: never
+  // the burst of a catch-up (80, 120, 160, 200, 240 all at once).
+  REQUIRE(log.sent.size() >= 2);
+  CHECK(log.sent.size() <= 4);
+  for (std::size_t i = 1; i < log.sent.size(); ++i) CHECK(log.at[i] - log.at[i - 1] >= 40ms);
 }

@@ -6,10 +6,12 @@
 #include "ask_script.hpp"
 
 #include <elicit/ask.hpp>
+#include <elicit/progress.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -273,7 +275,7 @@ TEST_CASE("ask_loop: the server stops it mid-wait, with an outcome of its own", 
     loop.take(accepted({{"street", 42}, {"city", "London"}, {"postcode", "SW1A 1AA"}, {"country_code", "GB"}}));
     loop.stop(elicit::stop_reason::timed_out);
     const auto asked = std::move(loop).result();
-    CHECK(asked.outcome() == elicit::outcome::stopped);
+    CHECK(asked.outcome() == elicit::outcome::timed_out);
     CHECK(asked.stop_reason() == elicit::stop_reason::timed_out);
     CHECK(asked.attempts() == 2);
     REQUIRE(asked.violations().size() == 1);
@@ -298,4 +300,54 @@ TEST_CASE("ask_loop: what a waiting loop holds", "[ask][ask_loop]") {
   // message, twice) and of a run-time form. A bound, not a speed: far under the 8 KB a waiting
   // question may cost.
   CHECK(sizeof(elicit::ask_loop<DeliveryAddress>) <= 512);
+}
+
+TEST_CASE("progress_token: a string or an integer under _meta, nothing else, never a throw", "[ask][keepalive]") {
+  CHECK(elicit::progress_token(json::parse(R"({"_meta": {"progressToken": "t-1"}})")) == json("t-1"));
+  CHECK(elicit::progress_token(json::parse(R"({"name": "x", "_meta": {"progressToken": 7}})")) == json(7));
+  CHECK(elicit::progress_token(json::parse(R"({"_meta": {"progressToken": -7}})")) == json(-7));
+  CHECK(elicit::progress_token(json::parse(R"({"_meta": {"progressToken": 18446744073709551615}})")) ==
+        json(18446744073709551615ULL));
+  CHECK(elicit::progress_token(json{{"_meta", {{"progressToken", std::string(256, 'a')}}}}));
+  const char* hostile[] = {
+      "null",
+      "1",
+      "\"_meta\"",
+      "[]",
+      R"([{"_meta": {"progressToken": 1}}])",
+      "{}",
+      R"({"_meta": null})",
+      R"({"_meta": []})",
+      R"({"_meta": "progressToken"})",
+      R"({"_meta": {}})",
+      R"({"_meta": {"progressToken": null}})",
+      R"({"_meta": {"progressToken": 1.5}})",
+      R"({"_meta": {"progressToken": 1.0}})",
+      R"({"_meta": {"progressToken": true}})",
+      R"({"_meta": {"progressToken": {"a": 1}}})",
+      R"({"_meta": {"progressToken": [1]}})",
+      R"({"_meta": {"ProgressToken": 1}})",
+      R"({"progressToken": 1})",
+  };
+  for (const char* text : hostile) {
+    CAPTURE(text);
+    CHECK_FALSE(elicit::progress_token(json::parse(text)));
+  }
+  CHECK_FALSE(elicit::progress_token(json{{"_meta", {{"progressToken", std::string(257, 'a')}}}}));
+  CHECK_FALSE(elicit::progress_token(json::binary({1, 2})));
+  CHECK_FALSE(elicit::progress_token(json{{"_meta", {{"progressToken", json::binary({1})}}}}));
+  CHECK_FALSE(elicit::progress_token(json(json::value_t::discarded)));
+}
+
+TEST_CASE("keepalive: progress counts from 1, the token and the message in each", "[ask][keepalive]") {
+  elicit::keepalive clock(json("t-1"));
+  CHECK(clock.sent() == 0);
+  CHECK(clock.next().dump() == R"({"progressToken":"t-1","progress":1,"message":"Waiting for the user's answer"})");
+  CHECK(clock.next()["progress"] == 2);
+  CHECK(clock.next()["progress"] == 3);
+  CHECK(clock.sent() == 3);
+  elicit::keepalive quiet(json(5), "");
+  CHECK(quiet.next().dump() == R"({"progressToken":5,"progress":1})");
+  static_assert(elicit::keepalive_interval == std::chrono::seconds(15));
+  static_assert(elicit::question_timeout == std::chrono::minutes(10));
 }

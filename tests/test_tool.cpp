@@ -146,7 +146,7 @@ TEST_CASE("tool: a stop ends the questions asked after it unsent", "[tool]") {
   loop.stop(elicit::stop_reason::timed_out);
   REQUIRE(loop.done());  // the options, asked with the slot, were never sent
   const std::string text = std::move(loop).result();
-  CHECK(text == "Not booked: slot stopped");
+  CHECK(text == "Not booked: slot timed_out");
 }
 
 TEST_CASE("tool: a question that changed between rounds is asked again, its stale answer unused", "[tool]") {

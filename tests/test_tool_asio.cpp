@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -110,11 +111,11 @@ TEST_CASE("tool from Asio: a cancellation mid-wait stops the question and those 
   CHECK(p.log.size() == 2);
 }
 
-TEST_CASE("tool from Asio: a question that times out is stopped, and the tool returns", "[tool][asio]") {
+TEST_CASE("tool from Asio: a question that times out ends timed_out, and the tool returns", "[tool][asio]") {
   person p{{hang}};
   elicit::async_tool_options options;
   options.timeout = 50ms;
-  CHECK(serve(p, options) == "Not booked: address stopped");
+  CHECK(serve(p, options) == "Not booked: address timed_out");
   CHECK(p.log.size() == 1);
 }
 
@@ -125,4 +126,44 @@ TEST_CASE("tool from Asio: the round cap holds as in the blocking driver", "[too
   elicit::async_tool_options options;
   options.tool.max_rounds = 3;
   CHECK_THROWS_WITH(serve(p, options), Catch::Contains("3 rounds"));
+}
+
+TEST_CASE("tool from Asio: one keep-alive for the whole tool, progress counting on across its questions",
+          "[tool][asio][keepalive]") {
+  const std::vector<json> script{accept(good_address), slot_0930, signed_options};
+  person p{{script.begin(), script.end()}};
+  std::vector<ordered_json> notes;
+  auto notify = [&notes](ordered_json params) -> asio::awaitable<void> {
+    notes.push_back(std::move(params));
+    co_return;
+  };
+  elicit::async_tool_options options;
+  options.timeout = 5s;
+  options.keepalive = std::make_shared<elicit::async_keepalive>(
+      elicit::async_keepalive{elicit::keepalive(json("tool-1")), std::chrono::milliseconds(25), notify});
+  asio::io_context io;
+  std::optional<std::string> out;
+  // Each answer comes 70 ms after its question: two or so notifications a question.
+  auto slow = [&p](ordered_json params) -> asio::awaitable<json> {
+    json answer = p.answer("?", params);
+    asio::steady_timer later(co_await asio::this_coro::executor, 70ms);
+    co_await later.async_wait(asio::use_awaitable);
+    co_return response_to(answer);
+  };
+  auto call = [&]() -> asio::awaitable<void> {
+    auto t = book(Carrier{});
+    out.emplace(co_await elicit::async_run_tool(slow, std::move(t), options));
+  };
+  asio::co_spawn(io, call(), [](const std::exception_ptr& e) {
+    if (e) std::rethrow_exception(e);
+  });
+  io.run_for(5s);
+  REQUIRE(out);
+  CHECK(*out == "Booked to London at s-0930, signed (1 attempts for the address)");
+  CHECK(p.log.size() == 3);
+  REQUIRE(notes.size() >= 4);  // 2 of each 70 ms wait, 3 waits: 6 on an idle machine
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    CHECK(notes[i]["progressToken"] == "tool-1");
+    CHECK(notes[i]["progress"] == i + 1);
+  }
 }

@@ -43,6 +43,7 @@ inline std::string word(elicit::outcome o) {
     case elicit::outcome::missing: return "missing";
     case elicit::outcome::error: return "error";
     case elicit::outcome::stopped: return "stopped";
+    case elicit::outcome::timed_out: return "timed_out";
   }
   return "?";
 }

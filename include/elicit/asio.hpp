@@ -7,7 +7,7 @@
 //     auto asked = co_await elicit::async_ask(
 //         [&s](nlohmann::ordered_json params) { return s.request("elicitation/create", std::move(params)); },
 //         elicit::form<Address>(), "Where should the parcel go?", {.timeout = std::chrono::minutes(10)});
-//     switch (asked.outcome()) { ... case elicit::outcome::stopped: ... }  // cancelled or timed out
+//     switch (asked.outcome()) { ... case elicit::outcome::stopped: ... case elicit::outcome::timed_out: ... }
 //   }
 //
 // `send` is a callable that takes the params of an elicitation/create (an
@@ -23,7 +23,7 @@
 // notifications/cancelled names the tool call, say): the send in flight is cancelled, and the
 // ask finishes with outcome::stopped and stop_reason::cancelled. (Raced with a timer through
 // awaitable_operators' `||`, the ask is cancelled the same way, but its result is dropped by the
-// race: the timeout option says timed_out instead.) The coroutine then returns at once, and its frame
+// race: the timeout option says outcome::timed_out instead.) The coroutine then returns at once, and its frame
 // (the loop, the form, the messages) is freed with it. For that, `send` must honour the
 // cancellation as Asio's own operations do (timers, channels, sockets): complete with
 // operation_aborted, by throwing boost::system::system_error.
@@ -31,12 +31,26 @@
 // co_await it in a coroutine of yours (the tool call's) and co_spawn that: co_spawn(ex,
 // async_ask(...), handler) itself does not compile, since Asio's co_spawn wants a result it can
 // make empty (default-constructible) and an ask_result always holds what came of the question.
+//
+// Keep-alive (<elicit/progress.hpp>): with options.keepalive set (the call's progress token
+// found), a notifications/progress goes out through its `notify` every interval while a reply
+// is awaited, so that a client with a request timeout that resets on progress keeps waiting:
+//
+//   if (auto token = elicit::progress_token(call_params))
+//     options.keepalive = std::make_shared<elicit::async_keepalive>(elicit::async_keepalive{
+//         elicit::keepalive(*token), elicit::keepalive_interval,
+//         [&s](nlohmann::ordered_json p) { return s.notify("notifications/progress", std::move(p)); }});
+//
+// One async_keepalive per call, shared by its questions: the progress counts on across them.
 #pragma once
 
 #include <elicit/ask.hpp>
 #include <elicit/form.hpp>
+#include <elicit/progress.hpp>
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/cancellation_type.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/deferred.hpp>
@@ -48,30 +62,79 @@
 #include <boost/system/system_error.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
 
 namespace elicit {
 
+// The keep-alive of one call: its clock (the token and the count), how often, and how a
+// notification is written. `notify` takes the params of a notifications/progress and writes
+// the notification on the call's stream (where the question went); what it throws ends the wait
+// as a failed send does. It is called while `send` waits, never twice at once, and never
+// cancelled half way (a notification is written whole or not at all); it may be called while
+// the question itself is still being written when the interval is shorter than that write: a
+// transport that cannot write twice at once skips the notification then (the next comes an
+// interval later). An interval of zero or less sends none.
+struct async_keepalive {
+  keepalive clock;
+  std::chrono::steady_clock::duration interval = keepalive_interval;
+  std::function<boost::asio::awaitable<void>(nlohmann::ordered_json)> notify;
+};
+
 struct async_ask_options {
   ask_options ask{};
   // How long each form sent may wait for its reply (a person gets the same time for every
   // attempt, so an ask waits at most max_attempts times this); zero waits for as long as it takes.
-  // When it runs out: outcome::stopped, stop_reason::timed_out.
+  // When it runs out: outcome::timed_out (stop_reason::timed_out). question_timeout
+  // (<elicit/progress.hpp>) is our suggestion.
   std::chrono::steady_clock::duration timeout{};
+  // The call's keep-alive, when the client gave a progress token; none (null) costs nothing:
+  // no coroutine, no timer, and the wait is as without it.
+  std::shared_ptr<async_keepalive> keepalive{};
 };
 
 namespace detail {
+
+// The keep-alive of one wait, and its timeout, on one timer: returns when the timeout runs out
+// (never without one); throws operation_aborted when cancelled (the reply came first) and what
+// notify throws. A late wake-up sends one notification and waits a whole interval again: no
+// burst to catch up. The notification is written shielded from the cancellation (a write cut
+// half way would break the stream); the cancellation is seen once it is written.
+inline boost::asio::awaitable<void> keep_alive(async_keepalive& k, std::chrono::steady_clock::duration timeout) {
+  using clock = std::chrono::steady_clock;
+  const auto executor = co_await boost::asio::this_coro::executor;
+  // Saturated, not overflowed: a timeout or an interval of hours or of duration::max() is allowed.
+  const auto later = [](clock::duration d) {
+    const auto now = clock::now();
+    return d < clock::time_point::max() - now ? now + d : clock::time_point::max();
+  };
+  const auto deadline = timeout > clock::duration::zero() ? later(timeout) : clock::time_point::max();
+  boost::asio::steady_timer timer(executor);
+  for (;;) {
+    timer.expires_at(std::min(later(k.interval), deadline));
+    co_await timer.async_wait(boost::asio::use_awaitable);
+    if (clock::now() >= deadline) co_return;
+    auto shielded = boost::asio::bind_cancellation_slot(boost::asio::cancellation_slot(), boost::asio::use_awaitable);
+    auto writing = boost::asio::co_spawn(executor, k.notify(k.clock.next()), std::move(shielded));
+    co_await std::move(writing);
+    const auto state = co_await boost::asio::this_coro::cancellation_state;
+    if (state.cancelled() != boost::asio::cancellation_type::none)
+      throw boost::system::system_error(boost::asio::error::operation_aborted);
+  }
+}
 
 // The client's reply to one form, or the reason the wait ended without one. The timeout races
 // the send in a parallel group that ends at the first completion, success or failure
 // (wait_for_one), not awaitable_operators' `||`, which waits on for a success: a send that fails
 // would then be read as a timeout when the timer ran out.
 template <class Send>
-boost::asio::awaitable<std::variant<nlohmann::json, stop_reason>> await_reply(
+boost::asio::awaitable<std::variant<nlohmann::json, stop_reason>> await_plain(
     Send& send, nlohmann::ordered_json params, std::chrono::steady_clock::duration timeout) {
   std::exception_ptr failure;
   try {
@@ -96,19 +159,60 @@ boost::asio::awaitable<std::variant<nlohmann::json, stop_reason>> await_reply(
   }
   // A cancelled wait fails (operation_aborted). When this coroutine was cancelled, that is the
   // cancellation; else it is the transport's own failure (an operation_aborted of its own
-  // included), and goes through as ask()'s send failures do.
+  // included), and goes through as ask()'s send failures do. (Inline: a co_await of another
+  // coroutine here would throw, the cancellation being seen.)
   const auto state = co_await boost::asio::this_coro::cancellation_state;
   if (state.cancelled() == boost::asio::cancellation_type::none) std::rethrow_exception(failure);
   co_return stop_reason::cancelled;
 }
 
+// The same with a keep-alive: its coroutine takes the timer's place (it keeps the timeout too).
+template <class Send>
+boost::asio::awaitable<std::variant<nlohmann::json, stop_reason>> await_kept(
+    Send& send, nlohmann::ordered_json params, std::chrono::steady_clock::duration timeout, async_keepalive& keep) {
+  std::exception_ptr failure;
+  try {
+    const auto executor = co_await boost::asio::this_coro::executor;
+    auto [order, send_failure, reply, keep_failure] =
+        co_await boost::asio::experimental::make_parallel_group(
+            boost::asio::co_spawn(executor, send(std::move(params)), boost::asio::deferred),
+            boost::asio::co_spawn(executor, keep_alive(keep, timeout), boost::asio::deferred))
+            .async_wait(boost::asio::experimental::wait_for_one(), boost::asio::use_awaitable);
+    if (order[0] == 0) {
+      if (!send_failure) co_return std::move(reply);
+      failure = send_failure;
+    } else if (!keep_failure) {
+      co_return stop_reason::timed_out;
+    } else {
+      failure = keep_failure;  // notify failed, or the wait was cancelled
+    }
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  const auto state = co_await boost::asio::this_coro::cancellation_state;  // judged as await_plain judges
+  if (state.cancelled() == boost::asio::cancellation_type::none) std::rethrow_exception(failure);
+  co_return stop_reason::cancelled;
+}
+
+// Not a coroutine: it hands over the wait that applies, so that a wait without a keep-alive
+// holds nothing of one (a waiting question's memory is the server's bound on how many wait).
+template <class Send>
+boost::asio::awaitable<std::variant<nlohmann::json, stop_reason>> await_reply(
+    Send& send, nlohmann::ordered_json params, std::chrono::steady_clock::duration timeout,
+    async_keepalive* keep = nullptr) {
+  if (keep != nullptr && keep->interval > std::chrono::steady_clock::duration::zero())
+    return await_kept(send, std::move(params), timeout, *keep);
+  return await_plain(send, std::move(params), timeout);
+}
+
 }  // namespace detail
 
 // Asks `f` through `send` until the answer is valid, declined or cancelled, the client errs,
-// max_attempts forms were sent, or the wait is cancelled or times out (outcome::stopped):
+// max_attempts forms were sent, or the wait is cancelled (outcome::stopped) or times out
+// (outcome::timed_out), with notifications/progress meanwhile when options.keepalive is set:
 // ask_loop driven by co_await, with the same outcomes as ask() otherwise. The arguments are
 // taken by value: the coroutine outlives the caller's expression. Throws (in the awaiting
-// coroutine) what `send` throws but a cancellation of this coroutine, and form_error when an
+// coroutine) what `send` and the keep-alive's notify throw but a cancellation of this coroutine, and form_error when an
 // elicit::choice field of `f` has no choices.
 template <class Form, class Send>
 [[nodiscard]] boost::asio::awaitable<ask_result<Form>> async_ask(Send send, elicit::form<Form> f, std::string message,
@@ -116,7 +220,7 @@ template <class Form, class Send>
   ask_loop<Form> loop(std::move(f), message, options.ask);
   std::string().swap(message);  // the loop has its copy: a waiting ask holds the message once
   while (!loop.done()) {
-    auto reply = co_await detail::await_reply(send, loop.params(), options.timeout);
+    auto reply = co_await detail::await_reply(send, loop.params(), options.timeout, options.keepalive.get());
     if (const auto* why = std::get_if<stop_reason>(&reply)) loop.stop(*why);
     else loop.take(std::get<nlohmann::json>(reply));
   }
@@ -127,7 +231,7 @@ template <class Form, class Send>
 template <class Form, class Send>
 [[nodiscard]] boost::asio::awaitable<ask_result<Form>> async_ask(Send send, std::string message,
                                                                  async_ask_options options = {}) {
-  return async_ask(std::move(send), elicit::form<Form>(), std::move(message), options);
+  return async_ask(std::move(send), elicit::form<Form>(), std::move(message), std::move(options));
 }
 
 }  // namespace elicit

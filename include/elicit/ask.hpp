@@ -69,9 +69,10 @@ struct ask_options {
   decode_options decode{};
 };
 
-// Why the server stopped waiting (outcome::stopped): neither is the user's doing, so neither
-// reads as the user's cancel. One outcome for both, since a tool answers both alike (nothing
-// was given, ask again later); the reason is for the log and the words of the tool's result.
+// Why the server stopped waiting: neither is the user's doing, so neither reads as the user's
+// cancel. Each has its outcome (cancelled: outcome::stopped; timed_out: outcome::timed_out), since
+// a transport ends the two differently (a cancelled call has no response; one that waited too
+// long says so); stop_reason() says the same for code that reads the reason.
 enum class stop_reason {
   cancelled,  // the server cancelled: an Asio cancellation, the client's notifications/cancelled
   timed_out,  // no reply came in time
@@ -89,10 +90,12 @@ class ask_result {
       : answer_(std::move(answer)), attempts_(attempts), stopped_(why) {}
 
   // outcome::error when the client sent a JSON-RPC error, outcome::stopped when the server
-  // stopped waiting; otherwise the last answer's outcome.
+  // stopped waiting (cancelled), outcome::timed_out when no reply came in time; otherwise the
+  // last answer's outcome.
   [[nodiscard]] elicit::outcome outcome() const noexcept {
     if (error_) return elicit::outcome::error;
-    if (stopped_) return elicit::outcome::stopped;
+    if (stopped_)
+      return *stopped_ == elicit::stop_reason::timed_out ? elicit::outcome::timed_out : elicit::outcome::stopped;
     return answer_.outcome();
   }
   [[nodiscard]] bool accepted() const noexcept { return !error_ && !stopped_ && answer_.accepted(); }
@@ -113,7 +116,7 @@ class ask_result {
   [[nodiscard]] std::size_t attempts() const noexcept { return attempts_; }
   // The client's JSON-RPC error object ({"code":...,"message":...}), when it ended the loop.
   [[nodiscard]] const std::optional<nlohmann::json>& error() const noexcept { return error_; }
-  // Why the server stopped waiting, when it did (outcome::stopped).
+  // Why the server stopped waiting, when it did (outcome::stopped or outcome::timed_out).
   [[nodiscard]] std::optional<elicit::stop_reason> stop_reason() const noexcept { return stopped_; }
 
  private:
@@ -192,7 +195,7 @@ class ask_loop {
   }
 
   // The server stops waiting (the call was cancelled, or no reply came in time): the loop is
-  // done with outcome::stopped and the reason. Nothing when it is already done (the answer came
+  // done with outcome::stopped or outcome::timed_out, and the reason. Nothing when it is already done (the answer came
   // first). Never throws.
   void stop(elicit::stop_reason why) noexcept {
     if (done()) return;

@@ -51,8 +51,9 @@ enum class action {
 };
 
 // What came of a question, in one word: the action, with an accepted answer split into valid
-// and invalid, "missing" for a question that was not answered at all (InputResponses), and two
-// that only the ask loop gives (ask.hpp): the client's error, and the server's own stop.
+// and invalid, "missing" for a question that was not answered at all (InputResponses), and three
+// that only the ask loop gives (ask.hpp): the client's error, the server's own stop, and the wait
+// that ran out.
 enum class outcome {
   accepted,   // accept, and the content met every rule
   invalid,    // accept with content that broke a rule, or a malformed result
@@ -60,7 +61,8 @@ enum class outcome {
   cancelled,  // cancel
   missing,    // no answer under the question's key
   error,      // the client answered the request with a JSON-RPC error (ask(): not the user's doing)
-  stopped,    // the server stopped waiting: the call was cancelled or timed out (ask_loop::stop; not the user's cancel)
+  stopped,    // the server stopped waiting: the call was cancelled (ask_loop::stop; not the user's cancel)
+  timed_out,  // no reply came in time (ask_loop::stop(stop_reason::timed_out); not the user's doing either)
 };
 
 // Thrown by value() when there is no valid answer to give.

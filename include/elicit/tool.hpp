@@ -409,7 +409,7 @@ class tool_loop {
   }
 
   // The server stops waiting (the call was cancelled, or no reply came in time): the question
-  // asked now, and every one after it, ends with outcome::stopped and the reason, unsent; the
+  // asked now, and every one after it, ends with outcome::stopped (or timed_out) and the reason, unsent; the
   // tool runs on to its end with them. Nothing when done(). Throws only std::bad_alloc.
   void stop(stop_reason why) {
     if (done()) return;

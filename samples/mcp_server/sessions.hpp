@@ -61,6 +61,7 @@ struct call_in_flight {
   boost::asio::steady_timer wake;           // a waiting question sleeps on it; cancelled to wake it
   boost::asio::cancellation_signal cancel;  // emitted to end the call's ask (async_ask: stopped)
   bool finished = false;                    // the call's coroutine is done: read and set on `executor` only
+  bool writing = false;                     // an event is being written on the call's stream (`executor` only)
   bool cancelled = false;                   // guarded by the table's mutex, as is answer
   std::optional<json> answer;               // the client's whole response to the question we asked
 };

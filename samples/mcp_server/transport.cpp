@@ -34,7 +34,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <thread>
 
@@ -375,7 +377,7 @@ struct server::impl {
     return result;
   }
 
-  net::awaitable<json> call_entry(const incoming& in, const call::asker& ask) const {
+  net::awaitable<json> call_entry(const incoming& in, const call::asker& ask, const call::notifier& notify) const {
     const bool is_tool = in.method == "tools/call";
     const std::string target = text_of(in.params, "name");
     const entry* e = find(is_tool ? tools : prompts, target, in.protocol);
@@ -386,12 +388,13 @@ struct server::impl {
       if (in.params.contains("requestState") && !in.params["requestState"].is_string())
         throw rpc_error(-32602, "Invalid params: requestState must be a string");
     }
-    const call c(in.protocol, in.method, in.params, in.principal, in.s, ask, limits.answer_timeout);
+    const call c(in.protocol, in.method, in.params, in.principal, in.s, ask, limits.answer_timeout, notify,
+                 limits.progress_interval);
     co_return co_await e->run(c);
   }
 
   // The result of one request, or an rpc_error.
-  net::awaitable<json> run(const incoming& in, const call::asker& ask) const {
+  net::awaitable<json> run(const incoming& in, const call::asker& ask, const call::notifier& notify) const {
     const bool modern = in.protocol == version::v2026_07_28;
     const std::string& m = in.method;
     const bool has_tools = any(tools, in.protocol), has_prompts = any(prompts, in.protocol);
@@ -399,14 +402,16 @@ struct server::impl {
     if (m == "ping" && !modern) co_return json::object();
     if (m == "tools/list" && has_tools) co_return json{{"tools", listed(tools, in.protocol)}};
     if (m == "prompts/list" && has_prompts) co_return json{{"prompts", listed(prompts, in.protocol)}};
-    if ((m == "tools/call" && has_tools) || (m == "prompts/get" && has_prompts)) co_return co_await call_entry(in, ask);
+    if ((m == "tools/call" && has_tools) || (m == "prompts/get" && has_prompts))
+      co_return co_await call_entry(in, ask, notify);
     throw rpc_error(-32601, "Method not found: " + shown(m));
   }
 
   // One request answered: a whole JSON-RPC response. A cancelled call has none (call_cancelled).
-  net::awaitable<json> dispatch(const incoming& in, const call::asker& ask) const {
+  net::awaitable<json> dispatch(const incoming& in, const call::asker& ask,
+                                const call::notifier& notify = nullptr) const {
     try {
-      json result = co_await run(in, ask);
+      json result = co_await run(in, ask, notify);
       if (in.protocol == version::v2026_07_28) result = finished(in.method, std::move(result));
       co_return rpc_result(in.id, std::move(result));
     } catch (const call_cancelled&) {
@@ -618,8 +623,10 @@ static net::awaitable<nlohmann::json> ask_on_stream(session_table& sessions, std
   // The question as text only: its JSON (the whole form) is freed before the wait.
   std::string question =
       event_text(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", std::move(params)}});
-  if (co_await write_event(stream, std::move(question), write_timeout))
-    throw call_cancelled("the client left the stream");
+  flight->writing = true;
+  const beast::error_code written = co_await write_event(stream, std::move(question), write_timeout);
+  flight->writing = false;
+  if (written) throw call_cancelled("the client left the stream");
   for (;;) {
     if (std::optional<json> answer = sessions.answer(*flight)) co_return nlohmann::json(std::move(*answer));
     flight->wake.expires_at(std::chrono::steady_clock::time_point::max());
@@ -627,6 +634,21 @@ static net::awaitable<nlohmann::json> ask_on_stream(session_table& sessions, std
     if ((co_await net::this_coro::cancellation_state).cancelled() != net::cancellation_type::none)
       throw boost::system::system_error(net::error::operation_aborted);
   }
+}
+
+// A keep-alive of a 2025-11-25 call (elicit::async_keepalive's notify): a notifications/progress
+// written as an SSE event on the call's stream. Skipped while the question itself is being
+// written (one write at a time on a stream; the next comes an interval later). Throws
+// call_cancelled when the client left the stream, which ends the wait as a failed send does.
+static net::awaitable<void> progress_on_stream(std::shared_ptr<call_in_flight> flight, stream_type& stream,
+                                               std::chrono::seconds write_timeout, nlohmann::ordered_json params) {
+  if (flight->writing) co_return;
+  std::string note =
+      event_text(json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", std::move(params)}});
+  flight->writing = true;
+  const beast::error_code written = co_await write_event(stream, std::move(note), write_timeout);
+  flight->writing = false;
+  if (written) throw call_cancelled("the client left the stream");
 }
 
 struct connection_count {
@@ -709,9 +731,16 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
   const call::asker ask = [&self, flight, &stream, timeout](nlohmann::ordered_json params) {
     return ask_on_stream(self.sessions, flight, stream, timeout, std::move(params));
   };
+  // Built only for a call whose client gave a progressToken: a waiting question without one
+  // holds an empty function, no captures on the heap.
+  call::notifier notify;
+  if (elicit::progress_token(in.params))
+    notify = [flight, &stream, timeout](nlohmann::ordered_json params) {
+      return progress_on_stream(flight, stream, timeout, std::move(params));
+    };
   std::optional<json> response;
   try {
-    net::awaitable<json> work = self.dispatch(in, ask);
+    net::awaitable<json> work = self.dispatch(in, ask, notify);
     auto token = net::bind_cancellation_slot(flight->cancel.slot(), net::use_awaitable);
     response = co_await net::co_spawn(executor, std::move(work), std::move(token));
   } catch (const call_cancelled& e) {
@@ -890,14 +919,44 @@ void call::throw_client_error(const nlohmann::json& error) {
                               (message.empty() ? std::string() : ": " + shown(message)));
 }
 
+std::shared_ptr<elicit::async_keepalive> call::keepalive_of(const json& params, notifier notify,
+                                                            std::chrono::milliseconds interval) {
+  if (!notify || interval <= std::chrono::milliseconds::zero()) return nullptr;
+  std::optional<nlohmann::json> token = elicit::progress_token(params);
+  if (!token) return nullptr;
+  return std::make_shared<elicit::async_keepalive>(
+      elicit::async_keepalive{elicit::keepalive(std::move(*token)), interval, std::move(notify)});
+}
+
 void call::throw_stopped(elicit::stop_reason why) const {
   if (why == elicit::stop_reason::cancelled) throw call_cancelled("the call was cancelled");
   throw rpc_error(-32603,
                   "The client did not answer the elicitation within " + std::to_string(answer_timeout_.count()) + " s");
 }
 
+std::chrono::milliseconds progress_interval_from_environment(std::chrono::milliseconds fallback) {
+  const char* value = std::getenv("ELICIT_PROGRESS_INTERVAL_MS");
+  if (value == nullptr || *value == '\0') return fallback;
+  const std::string text = value;
+  if (text.size() > 7 || text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) > 3'600'000)
+    throw std::invalid_argument("ELICIT_PROGRESS_INTERVAL_MS must be a whole number from 0 to 3600000");
+  return std::chrono::milliseconds(std::stoul(text));
+}
+
+// The keep-alive's interval from the environment here, with a clear message and exit status 2 as
+// for the other limits when it is malformed.
+static server_limits with_progress_interval(server_limits limits) {
+  try {
+    limits.progress_interval = progress_interval_from_environment(limits.progress_interval);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "mcp_server: %s\n", e.what());
+    std::exit(2);
+  }
+  return limits;
+}
+
 server::server(std::string name, std::string version_text, server_limits limits)
-    : impl_(std::make_unique<impl>(std::move(name), std::move(version_text), limits)) {}
+    : impl_(std::make_unique<impl>(std::move(name), std::move(version_text), with_progress_interval(limits))) {}
 server::~server() = default;
 
 void server::tool(std::string name, std::string description, json input_schema, serves eras, handler h) {

@@ -66,6 +66,9 @@ struct server_limits {
   std::size_t max_waiting_per_client = 10240;
   std::size_t max_waiting_per_session = 8;
   std::chrono::seconds answer_timeout{60};  // how long an elicitation waits for its answer
+  // How often a waiting 2025-11-25 call sends notifications/progress, when its client gave a
+  // progressToken (elicit::keepalive_interval: docs/protocol.md, "Keep-alive"); zero: never.
+  std::chrono::milliseconds progress_interval{elicit::keepalive_interval};
   // A whole request, headers and body, must arrive within this long from its first byte (on a
   // new connection: from the accept, since a client connects to send): a slow client holds a
   // connection this long at most, whatever it sends.
@@ -78,22 +81,33 @@ struct server_limits {
   std::chrono::seconds write_timeout{10};  // for each response or event written
 };
 
+// ELICIT_PROGRESS_INTERVAL_MS, when set: a whole number of milliseconds from 0 (no keep-alive)
+// to 3600000; else `fallback`. Throws std::invalid_argument for anything else. (Read by
+// server's constructor: the limits' other variables are read by the sample's main.)
+[[nodiscard]] std::chrono::milliseconds progress_interval_from_environment(std::chrono::milliseconds fallback);
+
 // One tools/call or prompts/get, as its handler sees it.
 class call {
  public:
   // How a call asks its client: sends an elicitation/create with these params, and completes
   // with the client's whole JSON-RPC response.
   using asker = std::function<boost::asio::awaitable<nlohmann::json>(nlohmann::ordered_json)>;
+  // How a call writes a notification on its stream: the params of a notifications/progress.
+  using notifier = std::function<boost::asio::awaitable<void>(nlohmann::ordered_json)>;
 
+  // With a notifier and an interval, and a progressToken in the params (2025-11-25), every
+  // question of the call keeps it alive (elicit::async_keepalive, one clock for the call).
   call(version v, std::string method, json params, std::string principal, std::shared_ptr<session> s, asker ask,
-       std::chrono::seconds answer_timeout)
+       std::chrono::seconds answer_timeout, notifier notify = nullptr,
+       std::chrono::milliseconds progress_interval = std::chrono::milliseconds::zero())
       : version_(v),
         method_(std::move(method)),
         params_(std::move(params)),
         principal_(std::move(principal)),
         session_(std::move(s)),
         ask_(std::move(ask)),
-        answer_timeout_(answer_timeout) {}
+        answer_timeout_(answer_timeout),
+        keepalive_(keepalive_of(params_, std::move(notify), progress_interval)) {}
 
   [[nodiscard]] version protocol() const noexcept { return version_; }
   // "tools/call" or "prompts/get".
@@ -125,12 +139,13 @@ class call {
   // call is cancelled (notifications/cancelled, the session deleted, the client gone).
   template <class Form>
   [[nodiscard]] boost::asio::awaitable<elicit::response<Form>> ask(std::string message) const {
-    elicit::async_ask_options options{.ask = {.max_attempts = 1}, .timeout = answer_timeout_};
+    elicit::async_ask_options options{.ask = {.max_attempts = 1}, .timeout = answer_timeout_, .keepalive = keepalive_};
     asker send = ask_;  // named, not a temporary of the co_await expression (g++-12 mishandles those)
     auto asking = elicit::async_ask<Form>(std::move(send), std::move(message), options);
     elicit::ask_result<Form> asked = co_await std::move(asking);
     if (asked.outcome() == elicit::outcome::error) throw_client_error(*asked.error());
-    if (asked.outcome() == elicit::outcome::stopped) throw_stopped(*asked.stop_reason());
+    if (asked.outcome() == elicit::outcome::stopped || asked.outcome() == elicit::outcome::timed_out)
+      throw_stopped(*asked.stop_reason());
     co_return asked.answer();
   }
 
@@ -143,6 +158,7 @@ class call {
   [[nodiscard]] boost::asio::awaitable<R> run_tool(elicit::tool<R> t) const {
     elicit::async_tool_options options;
     options.timeout = answer_timeout_;
+    options.keepalive = keepalive_;
     asker send = ask_;  // named: see ask()
     auto running = elicit::async_run_tool(std::move(send), std::move(t), std::move(options));
     R result = co_await std::move(running);
@@ -155,6 +171,9 @@ class call {
 
  private:
   [[noreturn]] static void throw_client_error(const nlohmann::json& error);
+  // The call's keep-alive: null without a progressToken, a notifier or an interval.
+  static std::shared_ptr<elicit::async_keepalive> keepalive_of(const json& params, notifier notify,
+                                                               std::chrono::milliseconds interval);
 
   version version_;
   std::string method_;
@@ -163,6 +182,7 @@ class call {
   std::shared_ptr<session> session_;
   asker ask_;
   std::chrono::seconds answer_timeout_;
+  std::shared_ptr<elicit::async_keepalive> keepalive_;
 };
 
 // A handler that answers at once, and one that may ask the client first (a coroutine).
