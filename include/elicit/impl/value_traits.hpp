@@ -21,11 +21,13 @@
 #include <elicit/impl/option_index.hpp>
 #include <elicit/impl/reporter.hpp>
 #include <elicit/impl/value_view.hpp>
+#include <elicit/value_as.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -392,6 +394,62 @@ struct value_traits<std::vector<choice>> : multi_select_traits<std::vector<choic
 template <>
 struct value_traits<std::set<choice>> : multi_select_traits<std::set<choice>> {
   static constexpr bool runtime_options = true;
+};
+
+// ---- A user's own type, mapped onto a value type (value_as.hpp) ----
+
+// Declared beside the type (found by argument-dependent lookup), or elicit::value_as specialized.
+template <class T>
+concept value_as_beside = requires(const T& t) {
+  elicit_value_as(t);
+};
+template <class T>
+struct mapping_of {
+  using type = void;
+};
+template <value_as_beside T>
+struct mapping_of<T> {
+  using type = decltype(elicit_value_as(std::declval<const T&>()));
+};
+template <class T>
+  requires(!value_as_beside<T> && !requires { typename value_as<T>::elicit_unmapped; })
+struct mapping_of<T> {
+  using type = value_as<T>;
+};
+template <class T>
+using mapping_t = typename mapping_of<T>::type;
+
+// A type that has a mapping, complete or not; a complete one gives a held type elicit knows
+// and both conversions.
+template <class T>
+concept has_value_as = std::is_class_v<T> && !std::is_void_v<mapping_t<T>>;
+template <class T, class M = mapping_t<T>>
+concept complete_value_as = has_value_as<T> && requires(const T& value, typename M::held&& held) {
+  { M::to(value) } -> std::convertible_to<typename M::held>;
+  { M::from(std::move(held)) } -> std::same_as<T>;
+} && !has_value_as<typename M::held> && value_traits<typename M::held>::known;
+
+// Everything the held type's entry says (type, format, bounds, options, words), with the value
+// converted after reading and before writing.
+template <complete_value_as T>
+struct value_traits<T> : value_traits<typename mapping_t<T>::held> {
+  using mapping = mapping_t<T>;
+  using held = typename mapping::held;
+  using base = value_traits<held>;
+
+  static void read(value_view j, const field_spec& s, T& out, const reporter& r) {
+    held value{};
+    const std::size_t before = r.out.total();
+    base::read(j, s, value, r);
+    if (r.out.total() == before) out = mapping::from(std::move(value));
+  }
+  static nlohmann::ordered_json write(const field_spec& s, const T& v) { return base::write(s, mapping::to(v)); }
+  static constexpr std::optional<T> start(const default_spec& d) requires(requires(const default_spec& x) {
+    base::start(x);
+  }) {
+    if (auto value = base::start(d)) return mapping::from(std::move(*value));
+    return std::nullopt;
+  }
 };
 
 template <class T>
