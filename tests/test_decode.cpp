@@ -638,3 +638,81 @@ TEST_CASE("values that JSON text never holds are reported, never thrown") {
   CHECK(d.violations()[0].keyword == "type");
   CHECK(d.violations()[0].message.ends_with("got binary data."));
 }
+
+// ---- A user's own type, mapped onto a value type (elicit/value_as.hpp) ----
+
+namespace strong {
+// A strong type beside which its mapping is declared, found by argument-dependent lookup.
+struct Email {
+  std::string v;
+  friend bool operator==(const Email&, const Email&) = default;
+};
+elicit::held_as<elicit::email, &Email::v> elicit_value_as(const Email&);
+
+// A type "of another library": mapped by specialization, through a conversion of its own.
+struct Percent {
+  int hundredths = 0;
+  friend bool operator==(const Percent&, const Percent&) = default;
+};
+
+struct Signup {
+  Email contact;
+  elicit::field<std::optional<Email>, elicit::title<"Backup">, elicit::max_length<20>> backup;
+  elicit::field<Email, elicit::default_value<"desk@example.org">> desk;
+  elicit::field<Percent, elicit::range<0, 100>> share;
+};
+}  // namespace strong
+
+template <>
+struct elicit::value_as<strong::Percent> {
+  using held = int;
+  static int to(const strong::Percent& p) { return p.hundredths / 100; }
+  static strong::Percent from(int&& whole) { return {whole * 100}; }
+};
+
+TEST_CASE("value_as: a strong type has its held type's schema and annotations") {
+  CHECK(elicit::schema_json<strong::Signup> ==
+        R"({"type":"object","properties":{"contact":{"type":"string","format":"email"},)"
+        R"("backup":{"type":"string","title":"Backup","maxLength":20,"format":"email"},)"
+        R"("desk":{"type":"string","format":"email","default":"desk@example.org"},)"
+        R"("share":{"type":"integer","minimum":0,"maximum":100}},"required":["contact","share"]})");
+  const auto f = elicit::fields<strong::Signup>();
+  CHECK(f[0].type() == elicit::value_type::string);
+  CHECK(f[0].format() == elicit::format::email);
+  CHECK(f[3].constraints() == ">= 0; <= 100");
+}
+
+TEST_CASE("value_as: a strong type starts from its default, decodes, and is refused as its held type") {
+  const strong::Signup fresh;
+  CHECK(fresh.desk->v == "desk@example.org");
+  const auto d = elicit::decode_content<strong::Signup>(json{{"contact", "ada@example.org"}, {"share", 40}});
+  REQUIRE(d);
+  CHECK(d->contact.v == "ada@example.org");
+  CHECK(!d->backup.has_value());
+  CHECK(d->desk->v == "desk@example.org");
+  CHECK(d->share->hundredths == 4000);
+  CHECK(broken<strong::Signup>(json{{"contact", "not an address"}, {"share", 101}}) ==
+        strings{"/contact format", "/share maximum"});
+  CHECK(broken<strong::Signup>(json{{"contact", 7}, {"backup", "a-very-long-name@example.org"}, {"share", 1}}) ==
+        strings{"/contact type", "/backup maxLength"});
+  const auto wrong = elicit::decode_content<strong::Signup>(json{{"contact", 7}, {"share", 1}});
+  REQUIRE(!wrong.violations().empty());
+  CHECK(wrong.violations()[0].message == "contact must be text; got the number 7.");
+}
+
+TEST_CASE("value_as: a strong type is written back, prefilled and kept when asked again") {
+  const strong::Signup value{{"ada@example.org"}, {strong::Email{"b@example.org"}}, {{"d@example.org"}}, {{2500}}};
+  round_trip(value, R"({"contact":"ada@example.org","backup":"b@example.org","desk":"d@example.org","share":25})");
+
+  auto prefilled = elicit::form<strong::Signup>().prefill(value).schema();
+  CHECK(prefilled["properties"]["contact"]["default"] == "ada@example.org");
+  CHECK(prefilled["properties"]["share"]["default"] == 25);
+
+  const json answer = {{"action", "accept"}, {"content", {{"contact", "grace@example.org"}, {"share", 300}}}};
+  const auto d = elicit::decode_content<strong::Signup>(answer["content"]);
+  REQUIRE(!d);
+  const auto next = elicit::reask(elicit::form<strong::Signup>(), "Please fix:", answer, d.violations());
+  const auto again = next.form.schema();
+  CHECK(again["properties"]["contact"]["default"] == "grace@example.org");  // valid: kept
+  CHECK(!again["properties"]["share"].contains("default"));                 // out of range: dropped
+}

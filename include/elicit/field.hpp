@@ -10,9 +10,8 @@
 #pragma once
 
 #include <elicit/annotations.hpp>
-#include <elicit/detail/text_formats.hpp>
+#include <elicit/impl/value_traits.hpp>
 
-#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,17 +26,8 @@ struct is_optional : std::false_type {};
 template <class T>
 struct is_optional<std::optional<T>> : std::true_type {};
 
-// A multi-select's C++ type: a std::set or a std::vector (its element type is checked by the rules).
-template <class V>
-concept has_key_type = requires {
-  typename V::key_type;
-};
-template <class V>
-concept has_allocator_type = requires {
-  typename V::allocator_type;
-};
-
-// The value a field starts from: its default when it has one of a type that takes it as is.
+// The value a field starts from: its default, as its type's entry reads it (value_traits.hpp,
+// `start`), when it has one of a type that takes it.
 template <class T, class... A>
 constexpr T default_of() {
   constexpr field_spec spec = [] {  // at compile time: a field is built often, at run time
@@ -46,36 +36,8 @@ constexpr T default_of() {
     return s;
   }();
   using value = typename std::conditional_t<is_optional<T>::value, T, std::optional<T>>::value_type;
-  if constexpr (std::is_same_v<value, bool>) {
-    if (spec.def.kind == default_spec::kind_t::boolean) return T(spec.def.boolean);
-  } else if constexpr (std::is_arithmetic_v<value>) {
-    if (spec.def.kind == default_spec::kind_t::number) {
-      const number& n = spec.def.num;
-      if (n.kind == number::kind_t::signed_int) return T(static_cast<value>(n.i));
-      if (n.kind == number::kind_t::unsigned_int) return T(static_cast<value>(n.u));
-      return T(static_cast<value>(n.as_double()));
-    }
-  } else if constexpr (std::is_constructible_v<value, std::string_view>) {
-    if (spec.def.kind == default_spec::kind_t::text) return T(value(spec.def.text));
-  } else if constexpr (std::is_same_v<value, std::chrono::year_month_day>) {
-    if (spec.def.kind == default_spec::kind_t::text)
-      if (const auto date = parse_date(spec.def.text)) return T(*date);  // checked by the rules
-  } else if constexpr (std::is_same_v<value, std::chrono::sys_seconds>) {
-    if (spec.def.kind == default_spec::kind_t::text)
-      if (const auto t = parse_date_time(spec.def.text)) return T(t->instant);
-  } else if constexpr (std::is_enum_v<value>) {
-    if (spec.def.kind == default_spec::kind_t::enumerators && spec.def.enumerator_count == 1)
-      return T(static_cast<value>(spec.def.enumerators[0]));
-  } else if constexpr (has_key_type<value> || has_allocator_type<value>) {
-    using E = typename value::value_type;  // a multi-select: std::vector<E> or std::set<E>
-    if constexpr (std::is_enum_v<E>) {
-      if (spec.def.kind == default_spec::kind_t::enumerators) {
-        value selected;
-        for (std::size_t i = 0; i < spec.def.enumerator_count; ++i)
-          selected.insert(selected.end(), static_cast<E>(spec.def.enumerators[i]));
-        return T(std::move(selected));
-      }
-    }
+  if constexpr (requires { value_traits<value>::start(spec.def); }) {
+    if (auto start = value_traits<value>::start(spec.def)) return T(std::move(*start));
   }
   return T{};
 }
