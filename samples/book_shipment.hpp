@@ -85,15 +85,19 @@ template <class Form>
 booking unanswered(const elicit::ask_result<Form>& r, const std::string& shipment, const std::string& what) {
   switch (r.outcome()) {
     case elicit::outcome::declined:
-      return {fmt::format("Shipment {} was not booked: you declined to give the {}.", shipment, what)};
+      return {fmt::format("Shipment {} was not booked: you declined to give the {}.", shipment, what), false, {}};
     case elicit::outcome::cancelled:
-      return {fmt::format(
-          "Booking of shipment {} was cancelled when asked for the {}; nothing was booked. Ask again when ready.",
-          shipment, what)};
+      return {
+          fmt::format(
+              "Booking of shipment {} was cancelled when asked for the {}; nothing was booked. Ask again when ready.",
+              shipment, what),
+          false,
+          {}};
     case elicit::outcome::error:
       return {fmt::format("Shipment {} was not booked: the client could not ask for the {}: {}", shipment, what,
                           r.error()->value("message", "no message")),
-              true};
+              true,
+              {}};
     case elicit::outcome::stopped:
     case elicit::outcome::timed_out:
       return {fmt::format("Shipment {} was not booked: the server stopped waiting for the {}.", shipment, what), true,
@@ -101,7 +105,8 @@ booking unanswered(const elicit::ask_result<Form>& r, const std::string& shipmen
     default:
       return {fmt::format("Shipment {} was not booked: the {} was still invalid after {} attempts: {}", shipment, what,
                           r.attempts(), r.violations()),
-              true};
+              true,
+              {}};
   }
 }
 
@@ -125,12 +130,15 @@ inline elicit::tool<booking> book_shipment(std::string shipment, std::vector<eli
   if (!options.accepted()) co_return unanswered(options, shipment, "shipment options");
 
   const auto& insured = options->insured_value_gbp;
-  co_return booking{fmt::format(
-      "Shipment {} booked to {}, {} {}, {}; arriving {}{}; destination country {}; insured for £{}{}; signature {}.",
-      shipment, *address->street, *address->city, *address->postcode, country_name(*address->country_code),
-      slot_label(slots, *slot->slot), slot->note ? " (note: " + *slot->note + ")" : "",
-      country_name(*options->country_code), insured.value_or(50), insured ? "" : " (the default cover)",
-      *options->signature_required ? "required" : "not required")};
+  co_return booking{
+      fmt::format("Shipment {} booked to {}, {} {}, {}; arriving {}{}; destination country {}; insured for £{}{}; "
+                  "signature {}.",
+                  shipment, *address->street, *address->city, *address->postcode, country_name(*address->country_code),
+                  slot_label(slots, *slot->slot), slot->note ? " (note: " + *slot->note + ")" : "",
+                  country_name(*options->country_code), insured.value_or(50), insured ? "" : " (the default cover)",
+                  *options->signature_required ? "required" : "not required"),
+      false,
+      {}};
 }
 
 }  // namespace shipping

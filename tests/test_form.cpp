@@ -1029,8 +1029,9 @@ TEST_CASE("form: a single value, whose answer reads as that value", "[form]") {
   REQUIRE(r.accepted());
   int n = *r;
   CHECK(n == 4);
-  CHECK(r->get() == 4);
-  CHECK(r->value == 4);
+  CHECK(r.value().get() == 4);
+  CHECK(r.value().value == 4);
+  CHECK(*r.operator->() == 4);  // `->` reaches the one value (test_print.cpp: r->size() of a text)
   const auto big = elicit::decode<rt::PartySize>(accept(R"({"party_size":21})"));
   CHECK(broken(big) == strings{"/party_size maximum"});
   CHECK(big.violations()[0].message == "Party size must be at most 20; got 21.");
@@ -1065,12 +1066,12 @@ TEST_CASE("form: a single value, whose answer reads as that value", "[form]") {
         R"({"type":"object","properties":{"agree":{"type":"boolean","default":true}}})"sv);
   const auto agreed = elicit::decode<Agree>(accept("{}"));
   REQUIRE(agreed.accepted());
-  CHECK(static_cast<bool>(agreed->get()));
+  CHECK(*agreed.operator->());
   using When = elicit::single<"when", std::optional<std::chrono::year_month_day>>;
   CHECK(elicit::schema_json<When> == R"({"type":"object","properties":{"when":{"type":"string","format":"date"}}})"sv);
   const auto when = elicit::decode<When>(accept(R"({"when":"2024-02-29"})"));
   REQUIRE(when.accepted());
-  CHECK(when->get() ==
+  CHECK(when->value() ==
         std::chrono::year_month_day{std::chrono::year{2024}, std::chrono::February, std::chrono::day{29}});
 }
 

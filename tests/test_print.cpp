@@ -3,6 +3,7 @@
 #include <elicit/elicit.hpp>
 #include <elicit/print.hpp>
 #include <elicit/state.hpp>
+#include <elicit/tool.hpp>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -28,6 +29,10 @@ TEST_CASE("elicit's enums print by their names", "[print]") {
   CHECK(streamed(elicit::state_error::tampered) == "tampered");
   CHECK(fmt::format("{}", elicit::request_kind::retry_without_state) == "retry_without_state");
   CHECK(streamed(elicit::request_kind::first_call) == "first_call");
+  CHECK(fmt::format("{} {}", elicit::outcome::timed_out, elicit::outcome::accepted) == "timed_out accepted");
+  CHECK(streamed(elicit::action::decline) == "decline");
+  CHECK(fmt::format("{}", elicit::stop_reason::cancelled) == "cancelled");
+  CHECK(elicit::to_string(elicit::tool_failure::invalid_state) == "invalid_state");
   // A value that names no enumerator (a cast) prints as "unknown", never as garbage.
   CHECK(elicit::to_string(static_cast<elicit::state_error>(200)) == "unknown");
 }
@@ -36,4 +41,25 @@ TEST_CASE("a user's own enums are not taken over", "[print]") {
   enum class Mine { a };
   STATIC_REQUIRE_FALSE(elicit::detail::printable_enum<Mine>);
   STATIC_REQUIRE_FALSE(fmt::is_formattable<Mine>::value);
+}
+
+TEST_CASE("a one-question answer: its -> reaches its one value", "[print][single]") {
+  using Slot = elicit::single<"slot", std::string, elicit::max_length<20>>;
+  const auto r = elicit::decode<Slot>(R"({"action":"accept","content":{"slot":"thu-am"}})");
+  REQUIRE(r.accepted());
+  CHECK(r->size() == 6);
+  CHECK(r.value().get() == "thu-am");
+  const auto content = elicit::decode_content<Slot>(nlohmann::json{{"slot", "fri"}});
+  REQUIRE(content);
+  CHECK(content->size() == 3);
+  // A form of several fields: -> reaches its members, as before.
+  struct Two {
+    std::string a;
+    int b;
+  };
+  const auto two = elicit::decode<Two>(R"({"action":"accept","content":{"a":"x","b":2}})");
+  CHECK(two->b == 2);
+  // With no valid answer, -> throws as value() does.
+  const auto no = elicit::decode<Slot>(R"({"action":"decline"})");
+  CHECK_THROWS_AS(no->size(), elicit::bad_answer_access);
 }

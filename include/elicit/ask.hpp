@@ -22,6 +22,7 @@
 
 #include <elicit/decode.hpp>
 #include <elicit/form.hpp>
+#include <elicit/print.hpp>
 #include <elicit/protocol.hpp>
 #include <elicit/violation.hpp>
 
@@ -77,6 +78,8 @@ enum class stop_reason {
   cancelled,  // the server cancelled: an Asio cancellation, the client's notifications/cancelled
   timed_out,  // no reply came in time
 };
+template <>
+inline constexpr bool detail::printable_enum<stop_reason> = true;  // print.hpp: printed by name
 
 // What came of ask(): the last answer, how many times the form was sent, and the client's
 // JSON-RPC error or the server's stop when one ended the loop.
@@ -108,7 +111,8 @@ class ask_result {
     return answer_.value();
   }
   const Form& operator*() const { return value(); }
-  const Form* operator->() const { return &value(); }
+  // As response's: the form's members, or a one-question form's one value's.
+  auto operator->() const { return detail::arrow_of(value()); }
 
   [[nodiscard]] const response<Form>& answer() const noexcept { return answer_; }
   [[nodiscard]] const violation_list& violations() const& noexcept { return answer_.violations(); }

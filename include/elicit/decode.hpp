@@ -23,6 +23,7 @@
 #include <elicit/impl/reply.hpp>
 #include <elicit/impl/write_value.hpp>
 #include <elicit/limits.hpp>
+#include <elicit/print.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/violation.hpp>
 
@@ -49,6 +50,8 @@ enum class action {
   decline,  // said no: an explicit refusal
   cancel,   // dismissed it without choosing; also how a malformed result reads
 };
+template <>
+inline constexpr bool detail::printable_enum<action> = true;  // print.hpp: printed by name
 
 // What came of a question, in one word: the action, with an accepted answer split into valid
 // and invalid, "missing" for a question that was not answered at all (InputResponses), and three
@@ -64,6 +67,20 @@ enum class outcome {
   stopped,    // the server stopped waiting: the call was cancelled (ask_loop::stop; not the user's cancel)
   timed_out,  // no reply came in time (ask_loop::stop(stop_reason::timed_out); not the user's doing either)
 };
+template <>
+inline constexpr bool detail::printable_enum<outcome> = true;  // print.hpp: printed by name
+
+namespace detail {
+
+// What `->` on an answer gives: the form, or for a one-question form (elicit::single) its one
+// value, so that `r->size()` reads the text the user gave.
+template <class Form>
+const auto* arrow_of(const Form& form) noexcept {
+  if constexpr (requires { typename Form::elicit_one_value; }) return &form.get();
+  else return &form;
+}
+
+}  // namespace detail
 
 // Thrown by value() when there is no valid answer to give.
 class bad_answer_access : public std::logic_error {
@@ -105,7 +122,7 @@ class decoded {
     return std::move(value_).template get<bad_answer_access>([this] { return why(); });
   }
   const T& operator*() const& { return value(); }
-  const T* operator->() const { return &value(); }
+  auto operator->() const { return detail::arrow_of(value()); }  // as response's
   [[nodiscard]] const violation_list& violations() const& noexcept { return violations_; }
   [[nodiscard]] violation_list violations() && noexcept { return std::move(violations_); }
 
@@ -152,7 +169,9 @@ class response {
     });
   }
   const T& operator*() const { return value(); }
-  const T* operator->() const { return &value(); }
+  // The answer's members; for a one-question form (elicit::single), its one value's
+  // (`r->size()` of a text). Throws as value() does.
+  auto operator->() const { return detail::arrow_of(value()); }
   [[nodiscard]] const violation_list& violations() const& noexcept { return violations_; }
   // Of a response about to go: the list itself, moved out (its views stay valid while it lives).
   [[nodiscard]] violation_list violations() && noexcept { return std::move(violations_); }

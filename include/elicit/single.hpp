@@ -5,7 +5,9 @@
 //                                              // one field, its annotations; the answer reads as an int
 //
 //   auto r = elicit::decode<elicit::single<"party_size", int, elicit::range<1, 20>>>(reply);
-//   if (r.accepted()) book(*r);                // const int& through the conversion; also r->value
+//   if (r.accepted()) book(*r);                // const int& through the conversion
+//   auto when = elicit::decode<elicit::single<"slot", std::string>>(reply);
+//   if (when.accepted()) log(when->size());    // `->` reaches the one value
 #pragma once
 
 #include <elicit/annotations.hpp>
@@ -23,6 +25,7 @@ struct confirmation {};
 template <detail::fixed_string Key, class T, class... A>
 struct single {
   field<T, name<Key>, A...> value;
+  using elicit_one_value = T;  // a response's `->` reaches the T (decode.hpp)
 
   operator const T&() const noexcept { return value.value; }  // NOLINT: the answer is its one value
   [[nodiscard]] const T& get() const noexcept { return value.value; }

@@ -46,6 +46,7 @@
 #include <elicit/ask.hpp>
 #include <elicit/decode.hpp>
 #include <elicit/form.hpp>
+#include <elicit/print.hpp>
 #include <elicit/protocol.hpp>
 #include <elicit/state.hpp>
 
@@ -320,6 +321,8 @@ enum class tool_failure {
   invalid_state,    // 2026-07-28: the requestState did not open (altered, expired, replayed, misplaced, missing)
   invalid_params,   // 2026-07-28: the retry's params were beyond the decode limits, refused unread
 };
+template <>
+inline constexpr bool detail::printable_enum<tool_failure> = true;  // print.hpp: printed by name
 
 // What a driver throws for a call it cannot go on with. what() is for the server's log (for an
 // invalid state: why it did not open); code() and client_message() are what the client is

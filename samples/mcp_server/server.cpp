@@ -412,7 +412,7 @@ boost::asio::awaitable<json> book_shipment(const mcp::call& c) {
   }
   auto t = shipping::book_shipment(shipment, shipping::free_slots());
   if (c.protocol() == mcp::version::v2025_11_25) {
-    auto running = c.run_tool(std::move(t));
+    auto running = c.run_tool(std::move(t), tool_options_of());
     const shipping::booking b = co_await std::move(running);
     if (b.stopped) c.throw_stopped(*b.stopped);
     co_return mcp::text_result(b.text, b.is_error);
@@ -448,8 +448,9 @@ reply unanswered(const elicit::ask_result<Form>& r, std::string_view question, c
     case elicit::outcome::invalid:
       throw mcp::rpc_error::from_message(elicit::invalid_params_error(nullptr, r.violations(), key));
     case elicit::outcome::error: throw mcp::rpc_error(-32603, "The client answered the elicitation with an error");
-    case elicit::outcome::stopped: return {json(), r.stop_reason()};
-    default: return {complete(not_given(r.outcome(), question))};
+    case elicit::outcome::stopped:
+    case elicit::outcome::timed_out: return {json(), r.stop_reason()};
+    default: return {complete(not_given(r.outcome(), question)), {}};
   }
 }
 
@@ -462,7 +463,7 @@ elicit::tool<reply> greet(bool keyed) {
   elicit::question<UserName> asked("user_name", std::string(name_question));
   const auto name = co_await std::move(asked);
   if (!name.accepted()) co_return unanswered(name, name_question, key_named(keyed, "user_name"), text_reply);
-  co_return reply{mcp::text_result("Hello, " + name->name + "!")};
+  co_return reply{mcp::text_result("Hello, " + name->name + "!"), {}};
 }
 
 // "Please confirm"; "state-ok" once the state it came back with opened (the library's sealed
@@ -472,7 +473,7 @@ elicit::tool<reply> confirm(bool keyed) {
   elicit::question<Confirmation> asked("confirm", std::string(please));
   const auto ok = co_await std::move(asked);
   if (!ok.accepted()) co_return unanswered(ok, please, key_named(keyed, "confirm"), text_reply);
-  co_return reply{mcp::text_result(std::string("state-ok: confirmed ") + (ok->ok ? "yes" : "no"))};
+  co_return reply{mcp::text_result(std::string("state-ok: confirmed ") + (ok->ok ? "yes" : "no")), {}};
 }
 
 // Two rounds: a name, then a favourite color.
@@ -484,7 +485,7 @@ elicit::tool<reply> two_rounds(bool keyed) {
   elicit::question<FavouriteColor> second("step2", std::string(step2));
   const auto color = co_await std::move(second);
   if (!color.accepted()) co_return unanswered(color, step2, key_named(keyed, "step2"), text_reply);
-  co_return reply{mcp::text_result(name->name + " likes " + color->color + ".")};
+  co_return reply{mcp::text_result(name->name + " likes " + color->color + "."), {}};
 }
 
 // The prompt: its context first.
@@ -494,7 +495,7 @@ elicit::tool<reply> with_context(bool keyed) {
   const auto no_context = [](const std::string& text) { return mcp::prompt_result("No context", text); };
   if (!context.accepted())
     co_return unanswered(context, context_question, key_named(keyed, "user_context"), no_context);
-  co_return reply{mcp::prompt_result("A prompt with context", "Use this context: " + context->context)};
+  co_return reply{mcp::prompt_result("A prompt with context", "Use this context: " + context->context), {}};
 }
 
 // The name, the confirmation and the two rounds take one attempt: an invalid answer is the one
@@ -539,13 +540,12 @@ boost::asio::awaitable<json> stateless_first_round(const mcp::call& c, make_tool
 
 // Serves one of them: at 2025-11-25 its questions go on the call's stream; at 2026-07-28 one
 // round per request, answers without a state answering the first round when `stateless_first`.
-// (call::run_tool takes no tool_options yet: at 2025-11-25 every question has the library's
-// three attempts, so the one-attempt tools ask an invalid answer again there.)
+// The same options in both eras: a one-attempt tool gives an invalid answer's -32602 in both.
 boost::asio::awaitable<json> serve_written_once(const mcp::call& c, make_tool make, elicit::tool_options options,
                                                 bool stateless_first) {
   require_form(c);
   if (c.protocol() == mcp::version::v2025_11_25) {
-    auto running = c.run_tool(make(false));
+    auto running = c.run_tool(make(false), options);
     const reply r = co_await std::move(running);
     if (r.stopped) c.throw_stopped(*r.stopped);
     co_return r.result;
@@ -619,7 +619,8 @@ void ring_from_environment() {
 //   ELICIT_MAX_SESSIONS_PER_CLIENT (10240), ELICIT_SESSION_RATE and ELICIT_SESSION_BURST (2000),
 //   ELICIT_WAITING_MEMORY_MB (256: the bound on waiting elicitations is this budget over 16 KiB
 //   each, 16384), or ELICIT_MAX_WAITING (that bound, directly), ELICIT_MAX_WAITING_PER_CLIENT
-//   (10240), ELICIT_MAX_WAITING_PER_SESSION (8), ELICIT_MAX_CONNECTIONS (32768): up to 10^7.
+//   (10240), ELICIT_MAX_WAITING_PER_SESSION (8), ELICIT_MAX_CONNECTIONS (32768): up to 10^7;
+//   ELICIT_PROGRESS_INTERVAL_MS (15000; 0 sends no progress), read by mcp::server itself.
 // Throws std::invalid_argument for anything else.
 mcp::server_limits limits_from_environment() {
   mcp::server_limits limits;

@@ -151,12 +151,14 @@ class call {
 
   // 2025-11-25: runs a tool written once (<elicit/tool.hpp>) on this call's stream, each of its
   // questions an elicitation/create waited for as ask() waits (the same timeout), each invalid
-  // answer asked again. Returns what the tool returned; a question the server stopped waiting
-  // for is the tool's to answer (its ask_result says stopped), then throw_stopped's. Throws what
-  // ask()'s sending throws (call_cancelled, rpc_error), and what elicit::tool_loop::result throws.
+  // answer asked again up to tool.max_attempts times. Returns what the tool returned; a question
+  // the server stopped waiting for is the tool's to answer (its ask_result says stopped or
+  // timed_out), then throw_stopped's. Throws what ask()'s sending throws (call_cancelled,
+  // rpc_error), and what elicit::tool_loop::result throws.
   template <class R>
-  [[nodiscard]] boost::asio::awaitable<R> run_tool(elicit::tool<R> t) const {
+  [[nodiscard]] boost::asio::awaitable<R> run_tool(elicit::tool<R> t, elicit::tool_options tool = {}) const {
     elicit::async_tool_options options;
+    options.tool = std::move(tool);
     options.timeout = answer_timeout_;
     options.keepalive = keepalive_;
     asker send = ask_;  // named: see ask()
