@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iosfwd>
 #include <string_view>
 #include <type_traits>
@@ -44,11 +45,19 @@ std::basic_ostream<char, Traits>
 
 }  // namespace elicit
 
-// fmt prints them as to_string does, with the format spec of a string ("{:>10}").
+// fmt prints them as to_string does. No format spec: a name is written as it is (and fmt 9's
+// fill parsing trips a false -Wstringop-overflow in g++-12 at -O3). Throws fmt::format_error for
+// a spec.
 template <class E>
-struct fmt::formatter<E, char, std::enable_if_t<elicit::detail::printable_enum<E>>> : fmt::formatter<std::string_view> {
+struct fmt::formatter<E, char, std::enable_if_t<elicit::detail::printable_enum<E>>> {
+  constexpr auto parse(fmt::format_parse_context& context) {
+    const auto it = context.begin();
+    if (it != context.end() && *it != '}') throw fmt::format_error("elicit: an enum's name takes no format spec");
+    return it;
+  }
   template <class Context>
   auto format(E e, Context& context) const {
-    return fmt::formatter<std::string_view>::format(elicit::to_string(e), context);
+    const std::string_view name = elicit::to_string(e);
+    return std::copy(name.begin(), name.end(), context.out());
   }
 };

@@ -13,6 +13,7 @@
 // without the header, its `_meta` names a version; anything else is legacy.
 #include "transport.hpp"
 
+#include "../progress_interval.hpp"
 #include "http_checks.hpp"
 #include "sessions.hpp"
 
@@ -934,20 +935,11 @@ void call::throw_stopped(elicit::stop_reason why) const {
                   "The client did not answer the elicitation within " + std::to_string(answer_timeout_.count()) + " s");
 }
 
-std::chrono::milliseconds progress_interval_from_environment(std::chrono::milliseconds fallback) {
-  const char* value = std::getenv("ELICIT_PROGRESS_INTERVAL_MS");
-  if (value == nullptr || *value == '\0') return fallback;
-  const std::string text = value;
-  if (text.size() > 7 || text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) > 3'600'000)
-    throw std::invalid_argument("ELICIT_PROGRESS_INTERVAL_MS must be a whole number from 0 to 3600000");
-  return std::chrono::milliseconds(std::stoul(text));
-}
-
 // The keep-alive's interval from the environment here, with a clear message and exit status 2 as
 // for the other limits when it is malformed.
 static server_limits with_progress_interval(server_limits limits) {
   try {
-    limits.progress_interval = progress_interval_from_environment(limits.progress_interval);
+    limits.progress_interval = samples::progress_interval_from_environment(limits.progress_interval);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "mcp_server: %s\n", e.what());
     std::exit(2);

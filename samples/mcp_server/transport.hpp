@@ -81,10 +81,8 @@ struct server_limits {
   std::chrono::seconds write_timeout{10};  // for each response or event written
 };
 
-// ELICIT_PROGRESS_INTERVAL_MS, when set: a whole number of milliseconds from 0 (no keep-alive)
-// to 3600000; else `fallback`. Throws std::invalid_argument for anything else. (Read by
-// server's constructor: the limits' other variables are read by the sample's main.)
-[[nodiscard]] std::chrono::milliseconds progress_interval_from_environment(std::chrono::milliseconds fallback);
+// ELICIT_PROGRESS_INTERVAL_MS (samples/progress_interval.hpp) is read by server's constructor:
+// the limits' other variables are read by the sample's main.
 
 // One tools/call or prompts/get, as its handler sees it.
 class call {

@@ -12,6 +12,7 @@
 // The state's key is generated at start, for this process alone: a stdio server is one process
 // for one client, and a state outlives neither. Each state opens once (a replay store in memory).
 #include "../book_shipment.hpp"
+#include "../progress_interval.hpp"
 #include "stdio_transport.hpp"
 
 #include <elicit/elicit.hpp>
@@ -129,6 +130,12 @@ ordered_json tools_list() {
 
 int main() {
   connection client;
+  try {  // a waiting question sends notifications/progress where the call gave a progressToken
+    client.progress_every(samples::progress_interval_from_environment(elicit::keepalive_interval));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "shipment_server: " << e.what() << "\n";
+    return 2;
+  }
   server_state self;
   self.ring.add("k1", elicit::state_key::generate());
   client.on("initialize", [&](const json& params) {

@@ -3,9 +3,14 @@
 #pragma once
 
 #include <elicit/limits.hpp>
+#include <elicit/progress.hpp>
 
 #include <nlohmann/json.hpp>
+#include <poll.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -42,6 +47,11 @@ class connection {
 
   void on(const std::string& method, handler h) { handlers_[method] = std::move(h); }
 
+  // While request() waits for the client, a notifications/progress goes out every `interval`
+  // where the request being served gave a progressToken (elicit::keepalive: one count per call);
+  // zero sends none. The default is elicit::keepalive_interval (15 s).
+  void progress_every(std::chrono::milliseconds interval) { interval_ = interval; }
+
   // Sends a request to the client and waits for its response message: an object with "result"
   // or "error" (a client's error is its answer too: the caller tells it from a user's). Messages
   // that arrive meanwhile are served as usual. Throws cancelled when the client cancels the
@@ -50,7 +60,7 @@ class connection {
   json request(const std::string& method, ordered_json params) {
     const int id = next_id_++;
     send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
-    while (auto message = receive()) {
+    while (auto message = (keep_alive(), receive())) {
       if (cancels_current(*message)) throw cancelled{"the client cancelled the request"};
       if (message->contains("method")) serve(*message);
       else if (message->value("id", json()) == id) return std::move(*message);
@@ -67,6 +77,45 @@ class connection {
  private:
   static void send(const ordered_json& message) { std::cout << message.dump() << "\n" << std::flush; }
 
+  // Waits until a byte can be read, sending a notifications/progress each interval meanwhile
+  // when the call being served has a progress token. Returns at once without one.
+  void keep_alive() {
+    if (serving_.empty() || !serving_.back().progress || interval_.count() <= 0) return;
+    while (!in_.readable_within(interval_))
+      send({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", serving_.back().progress->next()}});
+  }
+
+  // stdin read through a buffer of its own, so that whether a byte is waiting is known: in the
+  // buffer, or else from poll() on the file descriptor (a stream's hidden buffer would hide a
+  // message already read and wait for the next one).
+  class input {
+   public:
+    // The next byte, or EOF at the end (or on a read error).
+    int next() {
+      if (at_ == size_ && !fill()) return EOF;
+      return static_cast<unsigned char>(buffer_[at_++]);
+    }
+    // True when a byte (or the end) can be read within `wait`.
+    bool readable_within(std::chrono::milliseconds wait) {
+      if (at_ < size_) return true;
+      pollfd fd{.fd = 0, .events = POLLIN, .revents = 0};
+      const int ready = ::poll(&fd, 1, static_cast<int>(wait.count()));
+      return ready != 0;  // ready, hung up, or an error: the read says which
+    }
+
+   private:
+    bool fill() {
+      ssize_t got = 0;
+      do got = ::read(0, buffer_, sizeof buffer_);
+      while (got < 0 && errno == EINTR);
+      at_ = 0;
+      size_ = got > 0 ? static_cast<std::size_t>(got) : 0;
+      return size_ != 0;
+    }
+    char buffer_[64 * 1024];
+    std::size_t at_ = 0, size_ = 0;
+  };
+
   static void send_error(const json& id, int code, const std::string& message, const ordered_json& data = nullptr) {
     ordered_json error{{"code", code}, {"message", message}};
     if (!data.is_null()) error["data"] = data;
@@ -76,12 +125,11 @@ class connection {
   // Reads one line of stdin into `line`, without its newline, keeping at most limits.max_bytes
   // + 1 bytes of it: the rest of a longer line is read and dropped, so that no line is held
   // whole in memory however long it is. Returns the line's whole length, or nothing at the end.
-  static std::optional<std::size_t> read_line(std::string& line) {
+  std::optional<std::size_t> read_line(std::string& line) {
     line.clear();
-    std::streambuf* in = std::cin.rdbuf();
     std::size_t length = 0;
     bool any = false;
-    for (int c = in->sbumpc(); c != EOF; c = in->sbumpc()) {
+    for (int c = in_.next(); c != EOF; c = in_.next()) {
       any = true;
       if (c == '\n') return length;
       if (length++ <= limits.max_bytes) line.push_back(static_cast<char>(c));
@@ -91,7 +139,7 @@ class connection {
   }
 
   // The next message, parsed within `limits`; a line that is not one is answered with an error.
-  static std::optional<json> receive() {
+  std::optional<json> receive() {
     std::string line;
     while (const auto length = read_line(line)) {
       if (*length == 0) continue;
@@ -117,7 +165,7 @@ class connection {
   bool cancels_current(const json& message) const {
     if (serving_.empty() || message.value("method", json()) != "notifications/cancelled") return false;
     const auto params = message.find("params");
-    return params != message.end() && params->is_object() && params->value("requestId", json()) == serving_.back();
+    return params != message.end() && params->is_object() && params->value("requestId", json()) == serving_.back().id;
   }
 
   // A message without "method" is a response (it has "result" or "error"), never answered: a
@@ -146,16 +194,21 @@ class connection {
               {"error", {{"code", -32601}, {"message", "Method not found: " + method}}}});
       return;
     }
-    if (is_request) serving_.push_back(message["id"]);
+    const json params = message.value("params", json::object());
+    if (is_request) {
+      std::optional<elicit::keepalive> progress;
+      if (auto token = elicit::progress_token(params)) progress.emplace(std::move(*token));
+      serving_.push_back({message["id"], std::move(progress)});
+    }
     struct done_serving {
-      std::vector<json>& serving;
+      std::vector<in_service>& serving;
       bool request;
       ~done_serving() {
         if (request) serving.pop_back();
       }
     } done{serving_, is_request};
     try {
-      ordered_json result = h->second(message.value("params", json::object()));
+      ordered_json result = h->second(params);
       if (is_request) send({{"jsonrpc", "2.0"}, {"id", ordered_json(message["id"])}, {"result", std::move(result)}});
     } catch (const cancelled& c) {  // the spec: no response to a cancelled request
       std::cerr << "request " << message["id"].dump() << " ended: " << c.why << "\n";
@@ -166,8 +219,14 @@ class connection {
     }
   }
 
+  struct in_service {
+    json id;
+    std::optional<elicit::keepalive> progress;  // when the request gave a progressToken
+  };
   std::map<std::string, handler> handlers_;
-  std::vector<json> serving_;  // the ids of the client's requests being served, innermost last
+  std::vector<in_service> serving_;  // the client's requests being served, innermost last
+  input in_;
+  std::chrono::milliseconds interval_ = elicit::keepalive_interval;
   int next_id_ = 1;
 };
 

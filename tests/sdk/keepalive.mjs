@@ -5,15 +5,18 @@
 //   - resetTimeoutOnProgress: the call completes with the answer, onprogress was called several
 //     times, progress increasing, with the server's message;
 //   - the control, without it: the same call times out (the test can fail).
-//   node keepalive.mjs MCP_SERVER
+//   - the same over stdio (samples/stdio_server, book_shipment): the first question answered
+//     after 2.5 s, the call kept alive by the progress notifications on stdout.
+//   node keepalive.mjs MCP_SERVER STDIO_SERVER
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
-const [serverPath] = process.argv.slice(2);
+const [serverPath, stdioServerPath] = process.argv.slice(2);
 const freePort = () => new Promise((resolve, reject) => {
   const probe = createServer();
   probe.once("error", reject);
@@ -70,6 +73,34 @@ const control = await slowCall(false);
 assert.ok(control.error, "without resetTimeoutOnProgress the call should time out after 1 s");
 assert.equal(control.error.code, -32001, `${control.error}`);  // the SDK's RequestTimeout
 console.log(`ok - the control: without resetTimeoutOnProgress the call timed out (${control.error.message})`);
+
+// Over stdio: book_shipment's first question (the address) answered after 2.5 s, the others at once.
+const overStdio = new Client({ name: "elicit-keepalive", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+let asked = 0;
+overStdio.setRequestHandler(ElicitRequestSchema, async (request) => {
+  const fields = Object.keys(request.params.requestedSchema.properties);
+  if (asked++ === 0) await new Promise((resolve) => setTimeout(resolve, 2500));
+  if (fields.includes("street"))
+    return { action: "accept", content: { street: "1 High St", city: "London", postcode: "SW1A 1AA", country_code: "GB" } };
+  if (fields.includes("slot")) return { action: "accept", content: { slot: "wed-am" } };
+  return { action: "accept", content: { country_code: "IE", insured_value_gbp: 250, signature_required: true } };
+});
+let stdioErr = "";
+const stdioTransport = new StdioClientTransport({
+  command: stdioServerPath, env: { ...process.env, ELICIT_PROGRESS_INTERVAL_MS: "250" }, stderr: "pipe" });
+stdioTransport.stderr?.on("data", (chunk) => { stdioErr += chunk; });
+await overStdio.connect(stdioTransport);
+const stdioProgress = [];
+const booked = await overStdio.callTool({ name: "book_shipment", arguments: { shipment_id: "SHP-4471" } }, undefined,
+                                        { timeout: 1000, resetTimeoutOnProgress: true,
+                                          onprogress: (p) => stdioProgress.push(p) });
+await overStdio.close();
+assert.notEqual(booked.isError, true, JSON.stringify(booked));
+assert.match(booked.content[0].text, /Shipment SHP-4471 booked/);
+assert.ok(stdioProgress.length >= 5, `over stdio, onprogress called ${stdioProgress.length} times (about 9)`);
+stdioProgress.forEach((p, i) => assert.equal(p.progress, i + 1));
+assert.doesNotMatch(stdioErr, /Sanitizer|runtime error:|terminate called/, stdioErr);
+console.log(`ok - over stdio: book_shipment completed after ${stdioProgress.length} progress notifications`);
 
 server.kill("SIGTERM");
 await new Promise((resolve) => server.once("exit", resolve));
