@@ -423,8 +423,8 @@ TEST_CASE("all violations of one answer are reported, in field order") {
         "/street: Street address must be text; got the number 5. (type); "
         "/city: City is required. (required); "
         "/postcode: Postcode must be at most 8 characters long; got 10 characters. (maxLength); "
-        "/country_code: Country must be one of \"GB\", \"IE\", \"FR\", \"DE\", \"NL\"; got the text \"United "
-        "Kingdom\". (enum)");
+        "/country_code: Country got the title \"United Kingdom\" where the value of that choice, \"GB\", must be "
+        "sent. (enum)");
 }
 
 TEST_CASE("limits: size and depth of the text are bounded") {

@@ -749,7 +749,7 @@ TEST_CASE("form: an option that was not offered is refused", "[form]") {
   const auto r = f.decode(accept(R"({"slot":"s-1000","party":2})"));
   CHECK(r.outcome() == elicit::outcome::invalid);
   CHECK(broken(r) == strings{"/slot enum"});
-  CHECK(r.violations()[0].message == R"(Time slot must be one of "s-0900", "s-0930"; got the text "s-1000".)");
+  CHECK(r.violations()[0].message == R"(Time slot must be one of "9:00", "9:30"; got the text "s-1000".)");
   CHECK(broken(f.decode(accept(R"({"slot":"9:00","party":2})"))) == strings{"/slot enum"});  // a title is no value
 
   const auto p = rt::picks_titled();

@@ -38,10 +38,15 @@
 namespace elicit {
 
 // The message of a form asked again: the first message, then what to fix, one line each, in
-// the violations' own words. Throws only std::bad_alloc.
+// the violations' own words, under the header of their catalogue (violation_list::words():
+// "Please correct these:" in English). Throws only std::bad_alloc.
 [[nodiscard]] inline std::string reask_message(std::string_view message, const violation_list& violations) {
   std::string text(message);
-  text += violations.size() == 1 ? "\n\nPlease correct this:" : "\n\nPlease correct these:";
+  text += "\n\n";
+  detail::scratch_sink header;
+  if (violations.size() == 1) violations.words().write(header, detail::say<message_kind::reask_one>);
+  else violations.words().write(header, detail::say<message_kind::reask_many>);
+  text += header.text();
   for (const violation_view v : violations) {
     text += "\n- ";
     text += v.message;

@@ -101,6 +101,9 @@ struct decode_options {
   // Text fields (std::string) refuse NUL and the Unicode direction controls U+202A to U+202E and
   // U+2066 to U+2069 (keyword "plainText"; detail/text_policy.hpp says why). False: kept.
   bool plain_text = true;
+  // The catalogue the violations' messages and a re-ask are written in (messages.hpp); nullptr:
+  // English. Not owned: it must outlive the decode, and the ask loop that uses these options.
+  const messages* words = nullptr;
 
   [[nodiscard]] json_limits limits() const noexcept { return {max_bytes, max_depth}; }
 };
@@ -208,20 +211,30 @@ struct runtime_specs {
 // The longest unknown key a violation names (its pointer and message); longer ones are counted.
 inline constexpr std::size_t max_shown_key = 128;
 
-// One violation per key of `keys`: `"key" <what>` at the key's pointer. A key of JSON built in
-// the program, not parsed, may not be UTF-8: never quoted then; a long key is not repeated back,
-// so that every violation stays short.
-inline void report_keys(std::span<const std::string_view> keys, const char* keyword, std::string_view what,
-                        violation_list& violations) {
+// A key of the content as a message part: `"key"`, or, when it is long or not UTF-8 (JSON built
+// in the program, not parsed, may not be), `A key of 300 bytes`: never repeated back then, so
+// that every violation stays short.
+struct named_key {
+  std::string_view key;
+
+  [[nodiscard]] bool shown() const noexcept { return is_utf8(key) && key.size() <= max_shown_key; }
+  template <class Sink>
+  void write(Sink& out, const messages& words) const {
+    if (shown()) words.write(out, say<message_kind::key_named>, key);
+    else if (is_utf8(key)) words.write(out, say<message_kind::key_long>, key.size());
+    else words.write(out, say<message_kind::key_long_not_utf8>, key.size());
+  }
+};
+
+// One violation per key of `keys`, kind K's sentence, at the key's pointer (at the content's,
+// for a key not repeated back).
+template <message_kind K>
+void report_keys(std::span<const std::string_view> keys, const char* keyword, kind_tag<K> kind,
+                 violation_list& violations) {
   for (std::string_view key : keys) {
-    if (violations.full()) {
-      violations.omit();
-      continue;
-    }
-    if (!is_utf8(key) || key.size() > max_shown_key)
-      violations.push_back(
-          {"", keyword, message("A key of ", key.size(), " bytes", is_utf8(key) ? "" : " that is not UTF-8", what)});
-    else violations.push_back({message("/", pointer_token(key)), keyword, message("\"", key, "\"", what)});
+    const named_key named{key};
+    if (named.shown()) reporter{violations, key}(keyword, kind, named);
+    else reporter::whole(violations)(keyword, kind, named);
   }
 }
 
@@ -229,9 +242,8 @@ inline void report_keys(std::span<const std::string_view> keys, const char* keyw
 // than once: the client and the server may each have read another of its values, so the answer
 // is refused rather than guessed at.
 inline void report_unknown_keys(const reply& r, violation_list& violations) {
-  report_keys(r.unknown, "additionalProperties", " is not a field of this form.", violations);
-  report_keys(r.repeated, "duplicateKey", " comes more than once in the answer's content; send each key once.",
-              violations);
+  report_keys(r.unknown, "additionalProperties", say<message_kind::unknown_key>, violations);
+  report_keys(r.repeated, "duplicateKey", say<message_kind::repeated_key>, violations);
 }
 
 // Reads one field's value (absent: its default, nothing, or "required") into `target`. A
@@ -247,15 +259,14 @@ void read_field(value_view value, const field_spec& s, T& target, violation_list
   } else if (s.optional) {
     target = {};
   } else {
-    at("required", label_of(s), " is required.");
+    at("required", say<message_kind::required>, label_of(s));
   }
 }
 
 // False, with the violation, when the answer's content is there but not an object.
 inline bool content_readable(const reply& r, violation_list& violations) {
   if (!r.content_not_object.present()) return true;
-  violations.push_back(
-      {"", "type", message("The answer's content must be a JSON object; got ", described{r.content_not_object}, ".")});
+  reporter::whole(violations)("type", say<message_kind::not_an_object>, described{r.content_not_object});
   return false;
 }
 
@@ -322,7 +333,7 @@ response<Form> judge(const reply& r, const Specs& specs, const decode_options& o
   if (v.unreadable) return unread<Form>(std::move(*v.unreadable));
   if (v.said != action::accept) return response<Form>(v.said, std::nullopt, {});
   std::optional<Form> form(std::in_place);  // read in place: the answer is moved once, into the response
-  violation_list violations(options.max_violations, member_count<Form>);
+  violation_list violations(options.max_violations, member_count<Form>, options.words);
   read_content(r, specs, *form, violations, options.plain_text);  // no content reads as an empty object
   violations.summarize();
   if (!violations.empty()) form.reset();
@@ -337,7 +348,7 @@ decoded<Form> decode_content(const nlohmann::json& content, const Specs& specs, 
   reply r;
   add_content(r, content, specs.all(), fields, options.strict, unknown);
   r.fields = fields;
-  violation_list violations(options.max_violations, member_count<Form>);
+  violation_list violations(options.max_violations, member_count<Form>, options.words);
   Form form{};
   read_content(r, specs, form, violations, options.plain_text);
   violations.summarize();

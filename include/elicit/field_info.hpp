@@ -85,7 +85,7 @@ class field_info {
   [[nodiscard]] std::string constraints() const {
     std::string out;
     auto add = [&out](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
-    using detail::characters;
+    const auto characters = [](std::size_t n) { return detail::counted{n, "character", "characters"}; };
     using detail::message;
     if (s_->minimum) add(message(">= ", *s_->minimum));
     if (s_->maximum) add(message("<= ", *s_->maximum));

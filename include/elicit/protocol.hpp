@@ -439,7 +439,8 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
 }
 
 // The JSON-RPC error -32602 (invalid params) for an answer that broke the schema, with every
-// violation in `data.violations` as {pointer, keyword, message}. Its size is bounded by the
+// violation in `data.violations` as {pointer, keyword, message}, and its `params` (the client's
+// values, violation::params) when it has them. Its size is bounded by the
 // list's, for any answer and any form: the list holds each violation's text twice here (the
 // message, the data), and costs at most violation_list::max_text with the JSON around each
 // counted (violation.hpp), so that dump() is at most 2 * max_text + 128 bytes (63,616) plus
@@ -448,8 +449,12 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json invalid_params_error(const nlohmann::json& id, const violation_list& violations,
                                         std::string_view question = {}) {
   Json list = Json::array();
-  for (const violation_view v : violations)
-    list.push_back({{"pointer", v.pointer}, {"keyword", v.keyword}, {"message", v.message}});
+  for (const violation_view v : violations) {
+    Json item{{"pointer", v.pointer}, {"keyword", v.keyword}, {"message", v.message}};
+    if (!v.params.empty())
+      if (Json params = Json::parse(v.params, nullptr, false); !params.is_discarded()) item["params"] = std::move(params);
+    list.push_back(std::move(item));
+  }
   std::string message = question.empty() ? "Invalid answer" : fmt::format("Invalid answer to \"{}\"", question);
   if (!violations.empty()) message += fmt::format(": {}", violations);
   Json data{{"violations", list}};

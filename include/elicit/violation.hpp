@@ -13,6 +13,7 @@
 
 #include <elicit/detail/buffer_sink.hpp>
 #include <elicit/detail/utf8.hpp>
+#include <elicit/messages.hpp>
 
 #include <fmt/format.h>
 
@@ -37,7 +38,11 @@ class violation_sink;
 struct violation {
   std::string pointer;  // JSON Pointer into the content: "/postcode", "/colors/1"; "" for the whole
   std::string keyword;  // the JSON Schema keyword that failed: type, required, minimum, maxLength, enum...
-  std::string message;  // one sentence a person can act on
+  std::string message;  // one sentence a person can act on, in the catalogue's words (messages.hpp)
+  // What the message says in words, as the client's own values, for logs and errors: a JSON
+  // object's text, or "" when there is nothing more than the message. A choice's violation has
+  // {"allowed": [wire values], "more": N, "got": what was sent}, where the message shows titles.
+  std::string params{};
 
   friend bool operator==(const violation&, const violation&) = default;
 };
@@ -47,16 +52,18 @@ struct violation_view {
   std::string_view pointer;
   std::string_view keyword;
   std::string_view message;
+  std::string_view params;
 
   violation_view() = default;
-  explicit violation_view(std::string_view p, std::string_view k, std::string_view m) noexcept
-      : pointer(p), keyword(k), message(m) {}
+  explicit violation_view(std::string_view p, std::string_view k, std::string_view m,
+                          std::string_view values = {}) noexcept
+      : pointer(p), keyword(k), message(m), params(values) {}
   violation_view(const violation& v) noexcept  // implicit: a view of what it is given
-      : pointer(v.pointer), keyword(v.keyword), message(v.message) {}
+      : pointer(v.pointer), keyword(v.keyword), message(v.message), params(v.params) {}
   violation_view(const violation&&) = delete;  // a view of a temporary would dangle
   // A copy that owns its text.
   operator violation() const {  // implicit: keeping a view is copying it
-    return {std::string(pointer), std::string(keyword), std::string(message)};
+    return {std::string(pointer), std::string(keyword), std::string(message), std::string(params)};
   }
 
   friend bool operator==(const violation_view&, const violation_view&) = default;
@@ -70,10 +77,10 @@ struct violation_view {
 // form of long names and titles, costs a bounded list and a bounded error, not a million
 // messages.
 class violation_list {
-  // Where one violation's text lies in the list's text: pointer, keyword and message, one
-  // after another.
+  // Where one violation's text lies in the list's text: pointer, keyword, message and params,
+  // one after another.
   struct entry {
-    std::size_t pointer, keyword, message, end;
+    std::size_t pointer, keyword, message, params, end;
   };
 
  public:
@@ -137,13 +144,17 @@ class violation_list {
   // `expected`: how many an invalid answer is likely to break (decoding gives the form's field
   // count). Room for that many, and for their text, is made at the first one, so that the list
   // does not grow while an answer that breaks every rule is read.
-  explicit violation_list(std::size_t limit, std::size_t expected = 4) : limit_(limit), expected_(expected) {}
+  // `words`: the catalogue its messages are written in (nullptr: English); it must outlive the
+  // list's use by a reader (decode_options::words says the same).
+  explicit violation_list(std::size_t limit, std::size_t expected = 4, const messages* words = nullptr)
+      : limit_(limit), expected_(expected), words_(words) {}
   explicit violation_list(const std::vector<violation>& items) {
     for (const violation& v : items) push_back(v);
   }
   violation_list(const violation_list& other)
       : limit_(other.limit_),
         expected_(other.expected_),
+        words_(other.words_),
         total_(other.total_),
         cost_(other.cost_),
         summarized_(other.summarized_),
@@ -173,6 +184,8 @@ class violation_list {
   [[nodiscard]] bool full() const noexcept { return spent_ || listed() >= limit_; }
   // What the listed violations cost against max_text (the summary included).
   [[nodiscard]] std::size_t cost() const noexcept { return cost_; }
+  // The catalogue its messages are written in, and a re-ask's header (ask.hpp).
+  [[nodiscard]] const messages& words() const noexcept { return detail::words_or_english(words_); }
   // The i-th; throws std::out_of_range past the end. A view: valid while the list lives unchanged.
   [[nodiscard]] violation_view operator[](std::size_t i) const& {
     if (i >= count_) throw std::out_of_range("elicit::violation_list: no violation at this index");
@@ -210,7 +223,7 @@ class violation_list {
     const entry& e = entries()[i];
     const std::string_view all(text(), text_size_);
     return violation_view(all.substr(e.pointer, e.keyword - e.pointer), all.substr(e.keyword, e.message - e.keyword),
-                          all.substr(e.message, e.end - e.message));
+                          all.substr(e.message, e.params - e.message), all.substr(e.params, e.end - e.params));
   }
   // A block of room for `entries` entries and then `text` bytes, what there is copied into it
   // (memcpy makes the trivially copyable entries exist in the new block). Throws
@@ -248,6 +261,7 @@ class violation_list {
     std::swap(text_room_, other.text_room_);
     std::swap(limit_, other.limit_);
     std::swap(expected_, other.expected_);
+    std::swap(words_, other.words_);
     std::swap(total_, other.total_);
     std::swap(cost_, other.cost_);
     std::swap(summarized_, other.summarized_);
@@ -263,6 +277,7 @@ class violation_list {
   std::size_t text_room_ = 0;
   std::size_t limit_ = unlimited;
   std::size_t expected_ = 4;
+  const messages* words_ = nullptr;
   std::size_t total_ = 0;
   std::size_t cost_ = 0;  // of the listed ones, against max_text
   bool summarized_ = false;
@@ -284,7 +299,8 @@ inline std::size_t json_escaped_size(std::string_view text) noexcept {
 }
 
 // Writes one violation straight into a list's text, then lists it: the pointer's parts, end
-// of pointer, the keyword, end of keyword, the message's parts, done. What a detail::reporter
+// of pointer, the keyword, end of keyword, the message's parts, end of message, the params'
+// parts (if any), done. What a detail::reporter
 // and push_back write through (a message sink, as detail/message.hpp's writers take). The
 // message stops at max_message bytes; done() lists the violation only when it fits the list's
 // max_text, and otherwise counts it.
@@ -317,9 +333,17 @@ class violation_sink {
     in_message_ = true;
     end_ = room_end();
   }
+  // The end of the message (done() ends it when nothing follows it).
+  void end_message() noexcept {
+    if (cut_) end_cut();
+    cut_ = false;
+    in_message_ = false;
+    params_ = written();
+    end_ = room_end();
+  }
   // `summary`: the one that says how many were not listed, for which room is always kept.
   void done(bool summary = false) {
-    if (cut_) end_cut();
+    if (in_message_) end_message();
     list_.text_size_ = written();
     const std::string_view all(text_ + start_, list_.text_size_ - start_);
     const std::size_t cost = json_escaped_size(all) + violation_list::per_violation_json;
@@ -331,13 +355,15 @@ class violation_sink {
     }
     list_.cost_ += cost;
     void* const at = list_.block_.get() + list_.count_ * sizeof(violation_list::entry);
-    ::new (at) violation_list::entry{start_, keyword_, message_, list_.text_size_};
+    ::new (at) violation_list::entry{start_, keyword_, message_, params_, list_.text_size_};
     ++list_.count_;
   }
 
-  // What the summary may cost: "maxViolations", "18446744073709551615 more violations were
-  // not listed." and the JSON around them.
+  // What the summary may cost: "maxViolations", its message (at most summary_message_room as
+  // JSON, "18446744073709551615 more violations were not listed." in English) and the JSON
+  // around them.
   static constexpr std::size_t summary_room = 128;
+  static constexpr std::size_t summary_message_room = summary_room - 13 - violation_list::per_violation_json;
 
  private:
   [[nodiscard]] std::size_t written() const noexcept { return static_cast<std::size_t>(next_ - text_); }
@@ -390,7 +416,7 @@ class violation_sink {
   char* text_ = nullptr;
   char* next_ = nullptr;
   char* end_ = nullptr;
-  std::size_t start_ = 0, keyword_ = 0, message_ = 0;
+  std::size_t start_ = 0, keyword_ = 0, message_ = 0, params_ = 0;
   bool in_message_ = false;
   bool cut_ = false;
 };
@@ -404,18 +430,27 @@ inline void violation_list::push_back(const violation& v) {
   out.put(v.keyword);
   out.end_keyword();
   out.put(v.message);
+  out.end_message();
+  out.put(v.params);
   out.done();
 }
 
 inline void violation_list::summarize() {
   if (summarized_ || total_ == listed()) return;
   const std::size_t more = total_ - listed();
+  // In the catalogue's words when they fit the room kept for the summary, else in English.
+  detail::scratch_sink said, english;
+  words().write(said, detail::say<message_kind::more_violations>, more);
+  std::string_view text = said.text();
+  if (detail::json_escaped_size(text) > detail::violation_sink::summary_message_room) {
+    messages::english().write(english, detail::say<message_kind::more_violations>, more);
+    text = english.text();
+  }
   detail::violation_sink out(*this);
   out.end_pointer();
   out.put("maxViolations");
   out.end_keyword();
-  out.put(std::to_string(more));
-  out.put(more == 1 ? " more violation was not listed." : " more violations were not listed.");
+  out.put(text);
   out.done(true);
   --total_;  // the summary is listed, not counted
   summarized_ = true;

@@ -163,7 +163,7 @@ const cases = [
     assert.equal(r.asked[1].message,
                  "Where should shipment SHP-4471 be delivered?\n\nPlease correct these:\n" +
                  "- Postcode must be at least 5 characters long; got 1 character.\n" +
-                 "- Country must be one of \"GB\", \"IE\", \"FR\", \"DE\", \"NL\"; got the text \"United Kingdom\".");
+                 "- Country got the title \"United Kingdom\" where the value of that choice, \"GB\", must be sent.");
     // Asked again: the same form, with what was valid prefilled (so no longer required).
     const committed = schemaFile("DeliveryAddress");
     const again = structuredClone(committed);
@@ -178,7 +178,7 @@ const cases = [
                           accept({ slot: "thu-am" }), accept(options)]);
     assert.equal(r.asked[2].message,
                  "When should shipment SHP-4471 arrive?\n\nPlease correct this:\n" +
-                 "- Delivery slot must be one of \"tue-pm\", \"wed-am\", \"thu-am\"; got the text \"tue-am\".");
+                 "- Delivery slot must be one of \"Tuesday 12:00-18:00\", \"Wednesday 8:00-12:00\", \"Thursday 8:00-12:00\"; got the text \"tue-am\".");
     assert.equal(r.asked[2].requestedSchema.properties.note.default, "Leave it with the neighbour");
     assert.match(r.text, /arriving Thursday 8:00-12:00 \(note: Leave it with the neighbour\);/);
   }],

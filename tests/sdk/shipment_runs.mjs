@@ -55,7 +55,7 @@ const askedOptions = { message: "How should shipment SHP-4471 travel?", requeste
 // The address asked again: the plain words of what to fix, what was valid prefilled.
 const askedAgain = {
   message: `${where}\n\nPlease correct these:\n- Postcode must be at least 5 characters long; got 1 character.\n` +
-           "- Country must be one of \"GB\", \"IE\", \"FR\", \"DE\", \"NL\"; got the text \"United Kingdom\".",
+           "- Country got the title \"United Kingdom\" where the value of that choice, \"GB\", must be sent.",
   requestedSchema: {
     ...addressSchema,
     properties: { street: { ...addressSchema.properties.street, default: "1 High St" },

@@ -10,6 +10,7 @@
 #include <elicit/detail/same_text.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/impl/field_spec.hpp>
+#include <elicit/messages.hpp>
 
 #include <cstddef>
 #include <string>
@@ -170,31 +171,27 @@ constexpr std::string_view label_of(const field_spec& s) noexcept { return s.tit
 template <class Report>
 void check_bounds(const field_spec& s, const number& v, Report&& report) {
   if (s.minimum && compare(v, *s.minimum) < 0)
-    report("minimum", label_of(s), " must be at least ", *s.minimum, "; got ", v, ".");
+    report("minimum", say<message_kind::minimum>, label_of(s), *s.minimum, v);
   if (s.maximum && compare(v, *s.maximum) > 0)
-    report("maximum", label_of(s), " must be at most ", *s.maximum, "; got ", v, ".");
+    report("maximum", say<message_kind::maximum>, label_of(s), *s.maximum, v);
 }
-
-constexpr counted characters(std::size_t n) noexcept { return {n, "character", "characters"}; }
 
 // minLength / maxLength, in code points.
 template <class Report>
 void check_length(const field_spec& s, std::size_t code_point_count, Report&& report) {
   if (s.min_length && code_point_count < *s.min_length)
-    report("minLength", label_of(s), " must be at least ", characters(*s.min_length), " long; got ",
-           characters(code_point_count), ".");
+    report("minLength", say<message_kind::min_length>, label_of(s), *s.min_length, code_point_count);
   if (s.max_length && code_point_count > *s.max_length)
-    report("maxLength", label_of(s), " must be at most ", characters(*s.max_length), " long; got ",
-           characters(code_point_count), ".");
+    report("maxLength", say<message_kind::max_length>, label_of(s), *s.max_length, code_point_count);
 }
 
 // minItems / maxItems of a multi-select.
 template <class Report>
 void check_items(const field_spec& s, std::size_t count, Report&& report) {
   if (s.min_items && count < *s.min_items)
-    report("minItems", "Pick at least ", *s.min_items, " for ", label_of(s), "; got ", count, ".");
+    report("minItems", say<message_kind::min_items>, label_of(s), *s.min_items, count);
   if (s.max_items && count > *s.max_items)
-    report("maxItems", "Pick at most ", *s.max_items, " for ", label_of(s), "; got ", count, ".");
+    report("maxItems", say<message_kind::max_items>, label_of(s), *s.max_items, count);
 }
 
 // enum / oneOf / items: the choice whose wire value this is, never matched by title.
@@ -223,9 +220,9 @@ struct choices_of {
 template <class Report>
 void check_format(const field_spec& s, std::string_view text, Report&& report) {
   if (s.fmt == format::email && !is_email(text))
-    report("format", label_of(s), " must be an e-mail address such as name@example.com.");
+    report("format", say<message_kind::email>, label_of(s));
   if (s.fmt == format::uri && !is_uri(text))
-    report("format", label_of(s), " must be an absolute URI such as https://example.com/page.");
+    report("format", say<message_kind::uri>, label_of(s));
 }
 
 }  // namespace elicit::detail

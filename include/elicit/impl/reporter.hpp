@@ -8,7 +8,9 @@
 #include <elicit/detail/utf8.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
+#include <elicit/detail/json_text.hpp>
 #include <elicit/impl/value_view.hpp>
+#include <elicit/messages.hpp>
 #include <elicit/violation.hpp>
 
 #include <cstddef>
@@ -28,18 +30,37 @@ struct reporter {
   bool plain_text = true;  // decode_options::plain_text: text fields refuse hidden controls
 
   static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
+  static constexpr std::size_t whole_answer = no_item - 1;  // the pointer is "": the content as a whole
 
-  // Files a violation whose message is the parts (detail::message's), written straight into
-  // the list's text.
-  template <class... Parts>
-  void operator()(std::string_view keyword, const Parts&... parts) const {
+  // Where violations of the content as a whole go (pointer "").
+  [[nodiscard]] static reporter whole(violation_list& list) noexcept { return {list, {}, whole_answer}; }
+
+  // Files a violation whose message is kind K's sentence of the list's catalogue (messages.hpp)
+  // with these parts, written straight into the list's text.
+  template <message_kind K, class... Parts>
+  void operator()(std::string_view keyword, kind_tag<K> kind, const Parts&... parts) const {
     if (out.full()) return out.omit();
     violation_sink text(out);
     write_pointer(text);
     text.end_pointer();
     text.put(keyword);
     text.end_keyword();
-    (write_part(text, parts), ...);
+    out.words().write(text, kind, parts...);
+    text.done();
+  }
+  // The same, with the values the message shows in words, as JSON (violation::params): `params`
+  // has write_json(sink).
+  template <class Params, message_kind K, class... Parts>
+  void with_params(const Params& params, std::string_view keyword, kind_tag<K> kind, const Parts&... parts) const {
+    if (out.full()) return out.omit();
+    violation_sink text(out);
+    write_pointer(text);
+    text.end_pointer();
+    text.put(keyword);
+    text.end_keyword();
+    out.words().write(text, kind, parts...);
+    text.end_message();
+    params.write_json(text);
     text.done();
   }
   [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index, plain_text}; }
@@ -47,6 +68,7 @@ struct reporter {
  private:
   // "/field", or "/field/3" for an item.
   void write_pointer(violation_sink& pointer) const {
+    if (item == whole_answer) return;
     pointer.put('/');
     write_pointer_token(pointer, field);
     if (item != no_item) {
@@ -56,71 +78,135 @@ struct reporter {
   }
 };
 
-// What a JSON value is, as a message part: `the text "abc"`, `the number 12.5`, `a list`...
-// Text is shown up to 40 code points, whole ones, and never when it is not UTF-8.
-struct described {
-  value_view j;
+// Text up to 40 code points, whole ones, as a message part: `abc`, or `abc...` when cut (the
+// catalogue's template puts the quotes).
+struct shown_text {
+  std::string_view text;
 
   template <class Sink>
   void write(Sink& out) const {
-    switch (j.kind()) {
-      case json_kind::null: return out.put("null");
-      case json_kind::boolean: return out.put(j.boolean() ? "true" : "false");
-      case json_kind::string: return write_text(out, j.text());
-      case json_kind::array: return out.put("a list");
-      case json_kind::object: return out.put("an object");
-      case json_kind::number: out.put("the number "); return write_number(out, *j.as_number());
-      case json_kind::bad_number: return out.put("a number out of range");
-      case json_kind::binary: return out.put("binary data");
-      default: return out.put("nothing readable");  // discarded: what parse(text, nullptr, false) gives for bad text
-    }
-  }
-  template <class Sink>
-  static void write_text(Sink& out, std::string_view text) {
-    if (!is_utf8(text)) return out.put("text that is not valid UTF-8");
-    out.put("the text ");
-    write_quoted(out, text);
-  }
-  // UTF-8 text in quotes, up to 40 code points, whole ones: `"abc"`, or `"abc..."` when cut.
-  template <class Sink>
-  static void write_quoted(Sink& out, std::string_view text) {
     // Text of at most 40 bytes has at most 40 code points: shown whole, without counting them.
     std::size_t cut = text.size() <= 40 ? text.size() : 0, shown = 0;
     while (cut < text.size() && shown < 40) {
       cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
       ++shown;
     }
-    out.put('"');
     out.put(text.substr(0, cut));
-    out.put(cut < text.size() ? "...\"" : "\"");
+    if (cut < text.size()) out.put("...");
   }
 };
 
-// The options of a select field as a message part: `"GB", "IE", "FR"`, each quoted as
-// `described` quotes a value; past shown_options, the first of them and how many more:
-// `"AD", "AE", ... "AR" (and 240 more)`. A message about a choice stays short whatever the
-// field offers: 100,000 options cost no more words than 10.
+// What a JSON value is, as a message part, in the catalogue's words: `the text "abc"`, `the
+// number 12.5`, `a list`... Text is shown up to 40 code points, and never when it is not UTF-8.
+// null, true and false are written as JSON writes them.
+struct described {
+  value_view j;
+
+  template <class Sink>
+  void write(Sink& out, const messages& words) const {
+    switch (j.kind()) {
+      case json_kind::null: return out.put("null");
+      case json_kind::boolean: return out.put(j.boolean() ? "true" : "false");
+      case json_kind::string: return write_text(out, words, j.text());
+      case json_kind::array: return words.write(out, say<message_kind::got_list>);
+      case json_kind::object: return words.write(out, say<message_kind::got_object>);
+      case json_kind::number: return words.write(out, say<message_kind::got_number>, *j.as_number());
+      case json_kind::bad_number: return words.write(out, say<message_kind::got_bad_number>);
+      case json_kind::binary: return words.write(out, say<message_kind::got_binary>);
+      default:  // discarded: what parse(text, nullptr, false) gives for bad text
+        return words.write(out, say<message_kind::got_unreadable>);
+    }
+  }
+  template <class Sink>  // in English: the messages about a result that could not be read
+  void write(Sink& out) const {
+    write(out, messages::english());
+  }
+  template <class Sink>
+  static void write_text(Sink& out, const messages& words, std::string_view text) {
+    if (!is_utf8(text)) return words.write(out, say<message_kind::got_not_utf8>);
+    words.write(out, say<message_kind::got_text>, shown_text{text});
+  }
+};
+
+// How a message names one option: by the title the user was shown, or by its value when it has
+// no title.
+constexpr std::string_view shown_name(const enum_entry& option) noexcept {
+  return option.title.empty() ? option.wire : option.title;
+}
+
+// The options of a select field as a message part, by the names the user saw: `"Chez Ada",
+// "Hopper's Diner"`, each as the catalogue's `option` writes it; past shown_options, the first
+// of them and how many more: `"AD", "AE", ... "AR" (and 240 more)`. A message about a choice
+// stays short whatever the field offers: 100,000 options cost no more words than 10.
 struct offered_options {
   const field_spec& s;
 
   static constexpr std::size_t shown_options = 10;
 
   template <class Sink>
-  void write(Sink& out) const {
+  void write(Sink& out, const messages& words) const {
     const std::size_t shown = s.option_count < shown_options ? s.option_count : shown_options;
     for (std::size_t i = 0; i < shown; ++i) {
       if (i != 0) out.put(", ");
-      described::write_quoted(out, s.options[i].wire);
+      words.write(out, say<message_kind::option>, shown_text{shown_name(s.options[i])});
     }
     if (shown == s.option_count) return;
-    out.put(" (and ");
-    write_unsigned(out, s.option_count - shown);
-    out.put(" more)");
+    out.put(' ');
+    words.write(out, say<message_kind::more_options>, s.option_count - shown);
   }
 };
 
-inline void report_type(const reporter& r, const field_spec& s, std::string_view expected, value_view j) {
-  r("type", label_of(s), " must be ", expected, "; got ", described{j}, ".");
+// A choice's violation as the client's values (violation::params): {"allowed": the first
+// options' wire values, "more": how many others, "got": what was sent}. Bounded whatever the
+// field offers and the client sends: at most shown_options values while they fit max_bytes,
+// the rest counted in "more"; "got" only when it is a number, true, false, null or UTF-8 text
+// of at most max_got bytes.
+struct choice_params {
+  const field_spec& s;
+  value_view got;
+
+  static constexpr std::size_t max_bytes = 1024;
+  static constexpr std::size_t max_got = 256;
+
+  template <class Sink>
+  void write_json(Sink& out) const {
+    out.put(R"({"allowed":[)");
+    const std::size_t most = s.option_count < offered_options::shown_options ? s.option_count
+                                                                              : offered_options::shown_options;
+    std::size_t listed = 0, spent = 0;
+    for (; listed < most; ++listed) {
+      const std::string_view wire = s.options[listed].wire;
+      spent += json_escaped_size(wire) + 3;
+      if (spent > max_bytes) break;
+      if (listed != 0) out.put(',');
+      write_string(out, wire);
+    }
+    out.put(R"(],"more":)");
+    write_unsigned(out, s.option_count - listed);
+    write_got(out);
+    out.put('}');
+  }
+
+ private:
+  template <class Sink>
+  void write_got(Sink& out) const {
+    switch (got.kind()) {
+      case json_kind::null: return out.put(R"(,"got":null)");
+      case json_kind::boolean: return out.put(got.boolean() ? R"(,"got":true)" : R"(,"got":false)");
+      case json_kind::number: out.put(R"(,"got":)"); return write_number(out, *got.as_number());
+      case json_kind::string:
+        if (got.text().size() > max_got || !is_utf8(got.text())) return;
+        out.put(R"(,"got":)");
+        return write_string(out, got.text());
+      default: return;
+    }
+  }
+};
+
+template <message_kind K>
+void report_type(const reporter& r, const field_spec& s, kind_tag<K> expected, value_view j) {
+  (void)expected;
+  r("type", say<message_kind::type>, label_of(s), kind_words<K>{}, described{j});
 }
 
 }  // namespace elicit::detail

@@ -2,7 +2,8 @@
 // the range the type itself can hold, how an answer is read into it (`read`, every keyword of
 // the field checked on the way, what is broken filed through the reporter), how it is written
 // back as a client would send it (`write`), the value a field of it starts from given its
-// default (`start`), and the words a message uses for what it expects (`expected`).
+// default (`start`), and the words a message uses for what it expects (`expected`: the kind of
+// those words in the catalogue, messages.hpp).
 // describe.hpp, rules.hpp, read_value.hpp, write_value.hpp and field.hpp read these entries and
 // nothing else about a type; adding a type is adding an entry here (or, for a user's own type,
 // an elicit_value_as beside it: value_as.hpp).
@@ -67,13 +68,11 @@ inline void check_plain_text(const field_spec& s, std::string_view text, const r
   const std::optional<hidden_control> found = find_hidden_control(text);
   if (!found) return;
   if (found->code == 0)
-    return r("plainText", label_of(s), " must not contain a NUL character (U+0000); one is at character ",
-             found->character, ".");
+    return r("plainText", say<message_kind::nul_character>, label_of(s), found->character);
   constexpr char hex[] = "0123456789ABCDEF";
   const char code[] = {hex[(found->code >> 12) & 15], hex[(found->code >> 8) & 15], hex[(found->code >> 4) & 15],
                        hex[found->code & 15], '\0'};
-  r("plainText", label_of(s), " must not contain the invisible direction control U+", code, ", at character ",
-    found->character, ": it changes the order in which the text is shown. Remove it.");
+  r("plainText", say<message_kind::direction_control>, label_of(s), std::string_view(code, 4), found->character);
 }
 
 // Up to this many options, a wire value is found by reading them in turn; past it, through
@@ -100,6 +99,18 @@ const option_index* index_for(const field_spec& s) {
   }
 }
 
+// The option whose title is `text`: a client that sent what the user saw instead of the value
+// gets a message that says so, rather than a list that holds what it sent. Looked for among a
+// field's first max_title_search options only, so that a long list of wrong picks among 100,000
+// choices costs no search of them each.
+inline constexpr std::size_t max_title_search = 256;
+inline const enum_entry* find_title(const field_spec& s, std::string_view text) noexcept {
+  if (!s.titled || s.option_count > max_title_search) return nullptr;
+  for (std::size_t i = 0; i < s.option_count; ++i)
+    if (!s.options[i].title.empty() && same_text(s.options[i].title, text)) return &s.options[i];
+  return nullptr;
+}
+
 // The option `j` names, or nothing (reported) when it names none of the field's options.
 inline const enum_entry* read_option(value_view j, const field_spec& s, const reporter& r, const option_index* index) {
   const bool text = j.is(json_kind::string);
@@ -108,9 +119,14 @@ inline const enum_entry* read_option(value_view j, const field_spec& s, const re
     r.out.omit();  // counted, not described: a long list of wrong items costs no message each
     return nullptr;
   }
-  if (choice == nullptr)
-    r(text ? "enum" : "type", label_of(s), " must be one of ", offered_options{s}, "; got ", described{j}, ".");
-  return choice;
+  if (choice != nullptr) return choice;
+  if (const enum_entry* titled = text ? find_title(s, j.text()) : nullptr)
+    r.with_params(choice_params{s, j}, "enum", say<message_kind::title_for_value>, label_of(s), shown_text{j.text()},
+                  shown_text{titled->wire});
+  else
+    r.with_params(choice_params{s, j}, text ? "enum" : "type", say<message_kind::one_of>, label_of(s),
+                  offered_options{s}, described{j});
+  return nullptr;
 }
 
 // An enumerator, or a run-time choice (by its wire value), from the option it names.
@@ -135,11 +151,11 @@ std::string wire_for(const field_spec& s, E e) {
 template <class T>
 void read_floating(value_view j, const field_spec& s, T& out, const reporter& r) {
   const std::optional<number> n = json_number(j);
-  if (!n) return report_type(r, s, "a number", j);
+  if (!n) return report_type(r, s, say<message_kind::expect_number>, j);
   const double d = n->as_double();
   const std::size_t before = r.out.total();
   if (std::abs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
-    r(d < 0 ? "minimum" : "maximum", label_of(s), " is too large for this field; got ", *n, ".");
+    r(d < 0 ? "minimum" : "maximum", say<message_kind::too_large>, label_of(s), *n);
   } else if constexpr (std::is_same_v<T, double>) {
     check_bounds(s, *n, r);
   } else {
@@ -178,7 +194,7 @@ struct simple_traits {
 
 template <>
 struct value_traits<bool> : simple_traits<value_type::boolean> {
-  static constexpr std::string_view expected = "true or false";
+  static constexpr auto expected = say<message_kind::expect_boolean>;
   static void read(value_view j, const field_spec& s, bool& out, const reporter& r) {
     if (j.is(json_kind::boolean)) out = j.boolean();
     else report_type(r, s, expected, j);
@@ -200,7 +216,7 @@ struct value_traits<T> : simple_traits<value_type::integer> {
   static constexpr bound<number> lowest =
       sizeof(T) < 4 || std::is_unsigned_v<T> ? bound<number>(type_min) : bound<number>();
   static constexpr bound<number> highest = sizeof(T) < 4 ? bound<number>(type_max) : bound<number>();
-  static constexpr std::string_view expected = "a whole number";
+  static constexpr auto expected = say<message_kind::expect_integer>;
 
   // Never wrapped or truncated. A number written with a fraction or an exponent, or an integer
   // beyond 64 bits, arrives as a double; a double of -2^63 or below cannot tell INT64_MIN from
@@ -214,8 +230,8 @@ struct value_traits<T> : simple_traits<value_type::integer> {
     const bool outside_field =
         outside_type && ((s.minimum && compare(*n, *s.minimum) < 0) || (s.maximum && compare(*n, *s.maximum) > 0));
     if (outside_type && !outside_field) {  // the field's own bounds, when it has them, say it better
-      r(below_64_bits || compare(*n, type_min) < 0 ? "minimum" : "maximum", label_of(s), " must be between ", type_min,
-        " and ", type_max, "; got ", *n, ".");
+      r(below_64_bits || compare(*n, type_min) < 0 ? "minimum" : "maximum", say<message_kind::outside_type>,
+        label_of(s), type_min, type_max, *n);
     } else {
       check_bounds(s, *n, r);
     }
@@ -227,7 +243,7 @@ struct value_traits<T> : simple_traits<value_type::integer> {
 
 template <class T>
 struct floating_traits : simple_traits<value_type::number> {
-  static constexpr std::string_view expected = "a number";
+  static constexpr auto expected = say<message_kind::expect_number>;
   static void read(value_view j, const field_spec& s, T& out, const reporter& r) { read_floating(j, s, out, r); }
   static nlohmann::ordered_json write(const field_spec& /*s*/, T v) { return v; }
   static constexpr std::optional<T> start(const default_spec& d) { return number_default<T>(d); }
@@ -247,12 +263,12 @@ struct value_traits<double> : floating_traits<double> {};
 // characters.
 template <class T, format Fmt>
 struct text_traits : simple_traits<value_type::string, Fmt> {
-  static constexpr std::string_view expected = "text";
+  static constexpr auto expected = say<message_kind::expect_text>;
   static void read(value_view j, const field_spec& s, T& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const std::string_view text = j.text();
     const std::size_t length = code_points(text);
-    if (length == invalid_utf8) return r("type", label_of(s), " is not valid UTF-8 text.");
+    if (length == invalid_utf8) return r("type", say<message_kind::not_utf8>, label_of(s));
     const std::size_t before = r.out.total();
     if constexpr (Fmt == format::none)
       if (r.plain_text) check_plain_text(s, text, r);
@@ -277,13 +293,12 @@ struct value_traits<uri> : text_traits<uri, format::uri> {};
 
 template <>
 struct value_traits<std::chrono::year_month_day> : simple_traits<value_type::string, format::date> {
-  static constexpr std::string_view expected = "a date (YYYY-MM-DD)";
+  static constexpr auto expected = say<message_kind::expect_date>;
   static void read(value_view j, const field_spec& s, std::chrono::year_month_day& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const auto date = parse_date(j.text());
     if (!date)
-      return r("format", label_of(s), " must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got ", described{j},
-               ".");
+      return r("format", say<message_kind::date>, label_of(s), described{j});
     out = *date;
   }
   static nlohmann::ordered_json write(const field_spec& /*s*/, const std::chrono::year_month_day& v) {
@@ -297,15 +312,14 @@ struct value_traits<std::chrono::year_month_day> : simple_traits<value_type::str
 
 template <>
 struct value_traits<std::chrono::sys_seconds> : simple_traits<value_type::string, format::date_time> {
-  static constexpr std::string_view expected = "a date and time";
+  static constexpr auto expected = say<message_kind::expect_date_time>;
   static void read(value_view j, const field_spec& s, std::chrono::sys_seconds& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const auto t = parse_date_time(j.text());
     if (!t)
-      return r("format", label_of(s), " must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got ",
-               described{j}, ".");
+      return r("format", say<message_kind::date_time>, label_of(s), described{j});
     if (t->has_fraction)
-      return r("format", label_of(s), " holds whole seconds; got a fraction of a second in ", described{j}, ".");
+      return r("format", say<message_kind::whole_seconds>, label_of(s), described{j});
     out = t->instant;
   }
   static nlohmann::ordered_json write(const field_spec& /*s*/, const std::chrono::sys_seconds& v) {
@@ -348,7 +362,7 @@ struct value_traits<choice> : select_traits<choice> {
 template <class V>
 struct multi_select_traits : simple_traits<value_type::multi_select> {
   using item = typename V::value_type;
-  static constexpr std::string_view expected = "a list of choices";
+  static constexpr auto expected = say<message_kind::expect_choices>;
   static void read(value_view j, const field_spec& s, V& out, const reporter& r) {
     if (!j.is(json_kind::array)) return report_type(r, s, expected, j);
     const std::size_t before = r.out.total();
@@ -360,8 +374,7 @@ struct multi_select_traits : simple_traits<value_type::multi_select> {
     }
     // Repeats must not make up the minimum.
     if (r.out.total() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)
-      r("minItems", "Pick at least ", *s.min_items, " different choices for ", label_of(s), "; got ", selected.size(),
-        ".");
+      r("minItems", say<message_kind::min_different>, label_of(s), *s.min_items, selected.size());
     if (r.out.total() == before) out = std::move(selected);
   }
   static nlohmann::ordered_json write(const field_spec& s, const V& v) {

@@ -1,0 +1,457 @@
+// elicit::messages: every sentence a person reads about their answer, one entry per kind of
+// message, each a template with named parts. English is the default; French ships complete; a
+// server picks a catalogue per request (the client's locale is the server's business) or
+// replaces single entries.
+//
+//   static const elicit::messages words = elicit::messages::french()
+//       .with(elicit::message_kind::required, "Merci de remplir {field}.");
+//   elicit::decode_options options;
+//   options.words = &words;                            // the decode and the re-ask both use it
+//   auto r = elicit::decode<Booking>(result, options); // "Nom doit comporter au plus 8 caractères ; ..."
+//
+// A template is UTF-8 text with parts in braces: `{field} must be at least {limit}; got {got}.`
+// `{name?one|many}` writes `one` when the part's count takes the singular and `many` otherwise
+// (`{limit?character|characters}`); `{{` and `}}` write a brace. Which parts each kind has is
+// messages::part_names(kind); reference text: docs/decoding.md, "Messages in the user's language".
+//
+// What a catalogue covers: the violations of a field's answer and of the answer's content (what
+// the re-ask shows), the summary of violations not listed, and the re-ask's header. The
+// messages about a result that could not be read at all (not JSON, no action, past a limit)
+// stay English: they read as cancel, are never shown in a re-ask, and speak to the developer.
+#pragma once
+
+#include <elicit/detail/message.hpp>
+#include <elicit/detail/utf8.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace elicit {
+
+// One kind of message: the sentence, not its words (the catalogue holds those).
+enum class message_kind : unsigned char {
+  // About one field's answer
+  required,           // {field}
+  type,               // {field}, {expected}, {got}
+  not_utf8,           // {field}
+  one_of,             // {field}, {options}, {got}
+  title_for_value,    // {field}, {got}, {value}: a choice sent by its title, not its value
+  minimum,            // {field}, {limit}, {got}
+  maximum,            // {field}, {limit}, {got}
+  too_large,          // {field}, {got}: past what the field's number type holds
+  outside_type,       // {field}, {lowest}, {highest}, {got}: past what the field's integer type holds
+  min_length,         // {field}, {limit}, {got}: counts of characters
+  max_length,         // {field}, {limit}, {got}
+  min_items,          // {field}, {limit}, {got}: counts of choices
+  max_items,          // {field}, {limit}, {got}
+  min_different,      // {field}, {limit}, {got}: enough picks, but repeats among them
+  email,              // {field}
+  uri,                // {field}
+  date,               // {field}, {got}
+  date_time,          // {field}, {got}
+  whole_seconds,      // {field}, {got}
+  nul_character,      // {field}, {at}
+  direction_control,  // {field}, {code}, {at}
+  // About the answer's content
+  not_an_object,    // {got}
+  unknown_key,      // {key}
+  repeated_key,     // {key}
+  more_violations,  // {count}
+  // The re-ask's header, before the list of what to fix
+  reask_one,
+  reask_many,
+  // Words the sentences above are made of
+  expect_boolean,     // what a field expects, as {expected}
+  expect_integer,
+  expect_number,
+  expect_text,
+  expect_date,
+  expect_date_time,
+  expect_choices,
+  got_text,           // {text}: what was sent, as {got}
+  got_number,         // {number}
+  got_list,
+  got_object,
+  got_bad_number,
+  got_binary,
+  got_unreadable,
+  got_not_utf8,
+  option,             // {option}: one choice in {options}, by its title, or its value when it has none
+  more_options,       // {count}: after the first ten choices
+  key_named,          // {key}: a key of the content, as {key}
+  key_long,           // {size}: a key too long to repeat back
+  key_long_not_utf8,  // {size}
+};
+
+namespace detail {
+
+// What each kind is: its name (for errors and docs), its parts in order (a `#` after a name: the
+// part is a count, so a template may choose a plural by it) and its English text. The one
+// description of a kind: the English catalogue, the parser's rules and the docs read it.
+struct kind_entry {
+  message_kind kind;
+  std::string_view name;
+  std::string_view parts;  // "field,limit#,got#"
+  std::string_view english;
+};
+
+inline constexpr kind_entry kind_table[] = {
+    {message_kind::required, "required", "field", "{field} is required."},
+    {message_kind::type, "type", "field,expected,got", "{field} must be {expected}; got {got}."},
+    {message_kind::not_utf8, "not_utf8", "field", "{field} is not valid UTF-8 text."},
+    {message_kind::one_of, "one_of", "field,options,got", "{field} must be one of {options}; got {got}."},
+    {message_kind::title_for_value, "title_for_value", "field,got,value",
+     "{field} got the title \"{got}\" where the value of that choice, \"{value}\", must be sent."},
+    {message_kind::minimum, "minimum", "field,limit,got", "{field} must be at least {limit}; got {got}."},
+    {message_kind::maximum, "maximum", "field,limit,got", "{field} must be at most {limit}; got {got}."},
+    {message_kind::too_large, "too_large", "field,got", "{field} is too large for this field; got {got}."},
+    {message_kind::outside_type, "outside_type", "field,lowest,highest,got",
+     "{field} must be between {lowest} and {highest}; got {got}."},
+    {message_kind::min_length, "min_length", "field,limit#,got#",
+     "{field} must be at least {limit} {limit?character|characters} long; got {got} {got?character|characters}."},
+    {message_kind::max_length, "max_length", "field,limit#,got#",
+     "{field} must be at most {limit} {limit?character|characters} long; got {got} {got?character|characters}."},
+    {message_kind::min_items, "min_items", "field,limit#,got#", "Pick at least {limit} for {field}; got {got}."},
+    {message_kind::max_items, "max_items", "field,limit#,got#", "Pick at most {limit} for {field}; got {got}."},
+    {message_kind::min_different, "min_different", "field,limit#,got#",
+     "Pick at least {limit} different choices for {field}; got {got}."},
+    {message_kind::email, "email", "field", "{field} must be an e-mail address such as name@example.com."},
+    {message_kind::uri, "uri", "field", "{field} must be an absolute URI such as https://example.com/page."},
+    {message_kind::date, "date", "field,got", "{field} must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got {got}."},
+    {message_kind::date_time, "date_time", "field,got",
+     "{field} must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got {got}."},
+    {message_kind::whole_seconds, "whole_seconds", "field,got",
+     "{field} holds whole seconds; got a fraction of a second in {got}."},
+    {message_kind::nul_character, "nul_character", "field,at#",
+     "{field} must not contain a NUL character (U+0000); one is at character {at}."},
+    {message_kind::direction_control, "direction_control", "field,code,at#",
+     "{field} must not contain the invisible direction control U+{code}, at character {at}: it changes the order in "
+     "which the text is shown. Remove it."},
+    {message_kind::not_an_object, "not_an_object", "got", "The answer's content must be a JSON object; got {got}."},
+    {message_kind::unknown_key, "unknown_key", "key", "{key} is not a field of this form."},
+    {message_kind::repeated_key, "repeated_key", "key",
+     "{key} comes more than once in the answer's content; send each key once."},
+    {message_kind::more_violations, "more_violations", "count#",
+     "{count} more {count?violation was|violations were} not listed."},
+    {message_kind::reask_one, "reask_one", "", "Please correct this:"},
+    {message_kind::reask_many, "reask_many", "", "Please correct these:"},
+    {message_kind::expect_boolean, "expect_boolean", "", "true or false"},
+    {message_kind::expect_integer, "expect_integer", "", "a whole number"},
+    {message_kind::expect_number, "expect_number", "", "a number"},
+    {message_kind::expect_text, "expect_text", "", "text"},
+    {message_kind::expect_date, "expect_date", "", "a date (YYYY-MM-DD)"},
+    {message_kind::expect_date_time, "expect_date_time", "", "a date and time"},
+    {message_kind::expect_choices, "expect_choices", "", "a list of choices"},
+    {message_kind::got_text, "got_text", "text", "the text \"{text}\""},
+    {message_kind::got_number, "got_number", "number", "the number {number}"},
+    {message_kind::got_list, "got_list", "", "a list"},
+    {message_kind::got_object, "got_object", "", "an object"},
+    {message_kind::got_bad_number, "got_bad_number", "", "a number out of range"},
+    {message_kind::got_binary, "got_binary", "", "binary data"},
+    {message_kind::got_unreadable, "got_unreadable", "", "nothing readable"},
+    {message_kind::got_not_utf8, "got_not_utf8", "", "text that is not valid UTF-8"},
+    {message_kind::option, "option", "option", "\"{option}\""},
+    {message_kind::more_options, "more_options", "count#", "(and {count} more)"},
+    {message_kind::key_named, "key_named", "key", "\"{key}\""},
+    {message_kind::key_long, "key_long", "size#", "A key of {size} {size?byte|bytes}"},
+    {message_kind::key_long_not_utf8, "key_long_not_utf8", "size#", "A key of {size} {size?byte|bytes} that is not UTF-8"},
+};
+
+inline constexpr std::size_t kind_count = std::size(kind_table);
+
+// The table is in the enum's order, one entry per kind: a kind is its entry's index.
+constexpr bool kinds_in_order() {
+  for (std::size_t i = 0; i < kind_count; ++i)
+    if (static_cast<std::size_t>(kind_table[i].kind) != i) return false;
+  return static_cast<std::size_t>(message_kind::key_long_not_utf8) + 1 == kind_count;
+}
+static_assert(kinds_in_order(), "elicit: kind_table must list every message_kind once, in the enum's order");
+
+constexpr const kind_entry& entry_of(message_kind k) noexcept { return kind_table[static_cast<std::size_t>(k)]; }
+
+// The number of parts a kind's sentence has.
+constexpr std::size_t part_count(message_kind k) noexcept {
+  const std::string_view parts = entry_of(k).parts;
+  if (parts.empty()) return 0;
+  std::size_t n = 1;
+  for (const char c : parts) n += c == ',' ? 1 : 0;
+  return n;
+}
+
+// A kind named in a call, so that the number of parts given is checked when it compiles.
+template <message_kind K>
+struct kind_tag {
+  static constexpr message_kind value = K;
+};
+template <message_kind K>
+inline constexpr kind_tag<K> say{};
+
+// The French catalogue, in kind_table's order.
+inline constexpr std::string_view french_table[] = {
+    "{field} est obligatoire.",
+    "{field} doit être {expected} ; reçu {got}.",
+    "{field} n'est pas un texte UTF-8 valide.",
+    "{field} doit être l'un de {options} ; reçu {got}.",
+    "{field} a reçu le titre « {got} » là où la valeur de ce choix, « {value} », doit être envoyée.",
+    "{field} doit valoir au moins {limit} ; reçu {got}.",
+    "{field} doit valoir au plus {limit} ; reçu {got}.",
+    "{field} est trop grand pour ce champ ; reçu {got}.",
+    "{field} doit être compris entre {lowest} et {highest} ; reçu {got}.",
+    "{field} doit comporter au moins {limit} {limit?caractère|caractères} ; reçu {got} {got?caractère|caractères}.",
+    "{field} doit comporter au plus {limit} {limit?caractère|caractères} ; reçu {got} {got?caractère|caractères}.",
+    "Choisissez au moins {limit} {limit?option|options} pour {field} ; reçu {got}.",
+    "Choisissez au plus {limit} {limit?option|options} pour {field} ; reçu {got}.",
+    "Choisissez au moins {limit} {limit?option différente|options différentes} pour {field} ; reçu {got}.",
+    "{field} doit être une adresse e-mail telle que nom@exemple.com.",
+    "{field} doit être un URI absolu tel que https://exemple.com/page.",
+    "{field} doit être une date au format AAAA-MM-JJ, par exemple 2025-01-31 ; reçu {got}.",
+    "{field} doit être une date et une heure au format RFC 3339, par exemple 2025-01-31T09:30:00Z ; reçu {got}.",
+    "{field} se compte en secondes entières ; reçu une fraction de seconde dans {got}.",
+    "{field} ne doit pas contenir de caractère NUL (U+0000) ; il y en a un au caractère {at}.",
+    "{field} ne doit pas contenir le caractère invisible de direction U+{code}, au caractère {at} : il change l'ordre "
+    "d'affichage du texte. Supprimez-le.",
+    "Le contenu de la réponse doit être un objet JSON ; reçu {got}.",
+    "{key} n'est pas un champ de ce formulaire.",
+    "{key} figure plus d'une fois dans le contenu de la réponse ; envoyez chaque clé une seule fois.",
+    "{count} {count?autre violation n'a pas été listée|autres violations n'ont pas été listées}.",
+    "Veuillez corriger ceci :",
+    "Veuillez corriger ces points :",
+    "vrai ou faux",
+    "un nombre entier",
+    "un nombre",
+    "du texte",
+    "une date (AAAA-MM-JJ)",
+    "une date et une heure",
+    "une liste de choix",
+    "le texte « {text} »",
+    "le nombre {number}",
+    "une liste",
+    "un objet",
+    "un nombre hors limites",
+    "des données binaires",
+    "rien de lisible",
+    "un texte qui n'est pas de l'UTF-8 valide",
+    "« {option} »",
+    "(et {count} de plus)",
+    "« {key} »",
+    "Une clé de {size} {size?octet|octets}",
+    "Une clé de {size} {size?octet|octets} qui n'est pas de l'UTF-8",
+};
+static_assert(std::size(french_table) == kind_count, "elicit: the French catalogue needs one entry per message_kind");
+
+}  // namespace detail
+
+// A catalogue of messages: one template per message_kind, parsed once when it is made. Cheap to
+// read from many threads at once; a copy is independent of what it was copied from.
+class messages {
+ public:
+  // Which counts take the singular: 1 alone (English, German...), or 0 and 1 (French).
+  enum class plural_rule : unsigned char { one, zero_and_one };
+
+  static constexpr std::size_t kind_count = detail::kind_count;
+
+  // The shipped catalogues, made at their first use.
+  [[nodiscard]] static const messages& english() {
+    static const messages words = from_table([](std::size_t i) { return detail::kind_table[i].english; },
+                                             plural_rule::one);
+    return words;
+  }
+  [[nodiscard]] static const messages& french() {
+    static const messages words = from_table([](std::size_t i) { return detail::french_table[i]; },
+                                             plural_rule::zero_and_one);
+    return words;
+  }
+
+  // A catalogue of `texts`, one per kind in message_kind's order. Throws std::invalid_argument,
+  // naming the kind, for a template that is not what parse() accepts.
+  messages(std::span<const std::string_view, kind_count> texts, plural_rule rule) : rule_(rule) {
+    for (std::size_t i = 0; i < kind_count; ++i) set(static_cast<message_kind>(i), texts[i]);
+  }
+
+  // This catalogue with one entry replaced. Throws std::invalid_argument, naming the kind and
+  // the part, for a template with a part the kind does not have, a plural on a part that is no
+  // count, an unclosed brace, text that is not UTF-8, or an empty or over-long (512 bytes) text.
+  [[nodiscard]] messages with(message_kind kind, std::string_view text) const {
+    messages copy(*this);
+    copy.set(kind, text);
+    return copy;
+  }
+
+  // The template of a kind, as given.
+  [[nodiscard]] std::string_view text(message_kind kind) const noexcept { return texts_[index(kind)]; }
+  [[nodiscard]] plural_rule rule() const noexcept { return rule_; }
+  // The kind's name ("min_length") and its parts' names in order ("field", "limit", "got").
+  [[nodiscard]] static constexpr std::string_view kind_name(message_kind kind) noexcept {
+    return detail::entry_of(kind).name;
+  }
+  [[nodiscard]] static std::vector<std::string_view> part_names(message_kind kind) {
+    std::vector<std::string_view> names;
+    for (std::string_view rest = detail::entry_of(kind).parts; !rest.empty();) {
+      const std::size_t comma = rest.find(',');
+      std::string_view part = rest.substr(0, comma);
+      if (part.ends_with('#')) part.remove_suffix(1);
+      names.push_back(part);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    return names;
+  }
+
+  static constexpr std::size_t max_template = 512;
+
+  // Writes kind K's sentence, its parts in the order parts(K) names them, into a message sink
+  // (detail/message.hpp): what elicit's readers call. A part is text, a number, or a type with
+  // write(sink, messages) that writes its own words from this catalogue.
+  template <class Sink, message_kind K, class... Parts>
+  void write(Sink& out, detail::kind_tag<K> /*kind*/, const Parts&... parts) const {
+    static_assert(sizeof...(Parts) == detail::part_count(K), "elicit: give this message kind each of its parts");
+    const std::string_view text = texts_[index(K)];
+    for (const segment& s : segments_[index(K)]) {
+      if (s.type == segment::literal) out.put(text.substr(s.begin, s.end - s.begin));
+      else if (s.type == segment::part_ref) write_nth(out, s.part, parts...);
+      else if (singular(count_nth(s.part, parts...))) out.put(text.substr(s.begin, s.end - s.begin));
+      else out.put(text.substr(s.many_begin, s.many_end - s.many_begin));
+    }
+  }
+
+ private:
+  // One piece of a parsed template: text, a part, or a plural (two words, in the text).
+  struct segment {
+    enum type_t : unsigned char { literal, part_ref, plural } type = literal;
+    std::uint8_t part = 0;
+    std::uint16_t begin = 0, end = 0;            // the text, or the plural's singular word
+    std::uint16_t many_begin = 0, many_end = 0;  // the plural's other word
+  };
+
+  template <class Text>
+  static messages from_table(Text text_of, plural_rule rule) {
+    std::array<std::string_view, kind_count> texts{};
+    for (std::size_t i = 0; i < kind_count; ++i) texts[i] = text_of(i);
+    return messages(texts, rule);
+  }
+
+  static constexpr std::size_t index(message_kind k) noexcept { return static_cast<std::size_t>(k); }
+
+  [[nodiscard]] bool singular(std::size_t n) const noexcept {
+    return n == 1 || (n == 0 && rule_ == plural_rule::zero_and_one);
+  }
+
+  template <class Sink, class... Parts>
+  void write_nth(Sink& out, std::size_t n, const Parts&... parts) const {
+    std::size_t i = 0;
+    ((i++ == n ? write_one(out, parts) : void()), ...);
+  }
+  template <class Sink, class Part>
+  void write_one(Sink& out, const Part& part) const {
+    if constexpr (requires { part.write(out, *this); }) part.write(out, *this);
+    else detail::write_part(out, part);
+  }
+  template <class... Parts>
+  static std::size_t count_nth(std::size_t n, const Parts&... parts) noexcept {
+    std::size_t i = 0, count = 2;  // a part that is no count reads as many
+    ((i++ == n ? count = count_of(parts) : 0), ...);
+    return count;
+  }
+  template <class Part>
+  static std::size_t count_of(const Part& part) noexcept {
+    if constexpr (std::is_integral_v<Part> && std::is_unsigned_v<Part> && !std::is_same_v<Part, bool>)
+      return static_cast<std::size_t>(part);
+    else return 2;
+  }
+
+  [[noreturn]] static void refuse(message_kind kind, std::string_view why) {
+    throw std::invalid_argument(detail::message("elicit::messages: the template of \"", kind_name(kind), "\" ", why));
+  }
+
+  // The part named `name` of `kind`: its index, and whether it is a count. Refused when none.
+  static std::pair<std::size_t, bool> find_part(message_kind kind, std::string_view name) {
+    std::size_t i = 0;
+    for (std::string_view rest = detail::entry_of(kind).parts; !rest.empty(); ++i) {
+      const std::size_t comma = rest.find(',');
+      std::string_view part = rest.substr(0, comma);
+      const bool count = part.ends_with('#');
+      if (count) part.remove_suffix(1);
+      if (part == name) return {i, count};
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    std::string known;
+    for (const std::string_view part : part_names(kind)) known += (known.empty() ? "{" : ", {") + std::string(part) + "}";
+    refuse(kind, detail::message("has no part {", name, "}; its parts are ", known.empty() ? "none" : known, "."));
+  }
+
+  // Parses `text` into segments over texts_[kind] (a brace doubled is kept as one: the text is
+  // stored as given and a segment skips the other).
+  void set(message_kind kind, std::string_view text) {
+    if (text.empty()) refuse(kind, "is empty.");
+    if (text.size() > max_template) refuse(kind, detail::message("is longer than ", max_template, " bytes."));
+    if (!detail::is_utf8(text)) refuse(kind, "is not valid UTF-8.");
+    std::vector<segment> out;
+    const auto at = [](std::size_t i) { return static_cast<std::uint16_t>(i); };
+    std::size_t start = 0;
+    const auto flush = [&](std::size_t end) {
+      if (end > start) out.push_back({segment::literal, 0, at(start), at(end)});
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {  // "{{": one brace
+        flush(i + 1);
+        start = ++i + 1;
+        continue;
+      }
+      if (c == '}') refuse(kind, "has a '}' that closes nothing: write \"}}\" for a brace.");
+      if (c != '{') continue;
+      const std::size_t close = text.find('}', i);
+      if (close == std::string_view::npos) refuse(kind, "has a '{' that is not closed: write \"{{\" for a brace.");
+      flush(i);
+      const std::string_view inside = text.substr(i + 1, close - i - 1);
+      const std::size_t question = inside.find('?');
+      const auto [part, is_count] = find_part(kind, inside.substr(0, question));
+      if (question == std::string_view::npos) {
+        out.push_back({segment::part_ref, static_cast<std::uint8_t>(part)});
+      } else {
+        if (!is_count) refuse(kind, detail::message("chooses a plural by {", inside.substr(0, question), "}, which is no count."));
+        const std::size_t bar = inside.find('|', question);
+        if (bar == std::string_view::npos)
+          refuse(kind, detail::message("has a plural without its two words: {", inside.substr(0, question), "?one|many}."));
+        const std::size_t one = i + 1 + question + 1, many = i + 1 + bar + 1;
+        out.push_back({segment::plural, static_cast<std::uint8_t>(part), at(one), at(i + 1 + bar), at(many), at(close)});
+      }
+      i = close;
+      start = close + 1;
+    }
+    flush(text.size());
+    texts_[index(kind)] = std::string(text);
+    segments_[index(kind)] = std::move(out);
+  }
+
+  std::array<std::string, kind_count> texts_;
+  std::array<std::vector<segment>, kind_count> segments_;
+  plural_rule rule_ = plural_rule::one;
+};
+
+namespace detail {
+
+// The catalogue a reader writes in: the one given, or English.
+inline const messages& words_or_english(const messages* words) noexcept {
+  return words != nullptr ? *words : messages::english();
+}
+
+// A kind's words with no parts, as a part of another sentence: {expected}.
+template <message_kind K>
+struct kind_words {
+  template <class Sink>
+  void write(Sink& out, const messages& words) const {
+    words.write(out, say<K>);
+  }
+};
+
+}  // namespace detail
+
+}  // namespace elicit
