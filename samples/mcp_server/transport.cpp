@@ -61,9 +61,14 @@ constexpr std::string_view modern_version = "2026-07-28";
 // What server/discover and UnsupportedProtocolVersionError list: 2025-11-25 through initialize.
 const json supported_versions = json::array({"2026-07-28", "2025-11-25"});
 
-// The session era's versions, as a header names them: a request naming an older one goes the session
-// way (it needs a session, which initialize opened at 2025-11-25), not the 2026-07-28 one.
-bool legacy_version(std::string_view v) { return v == "2025-11-25" || v == "2025-06-18" || v == "2025-03-26"; }
+// The one session version: initialize answers it whatever the client asks for.
+constexpr std::string_view session_version = "2025-11-25";
+
+// The session era's versions, as a header names them: a request naming one goes the session way
+// (where any but 2025-11-25 is refused, post_legacy), not the 2026-07-28 one.
+bool legacy_version(std::string_view v) {
+  return v == session_version || v == "2025-06-18" || v == "2025-03-26" || v == "2024-11-05";
+}
 
 // The string member `key` of `object`, or "" when it is absent or not a string: a client's
 // `"method": 5` is no method, not an exception.
@@ -477,6 +482,19 @@ struct server::impl {
     const json id = message.value("id", json(nullptr));
     const std::string method = text_of(message, "method");
     if (method == "initialize" && message.contains("id")) return initialize(message, peer);
+    // A session speaks 2025-11-25, the version initialize answered: a request that names another
+    // one expects shapes of that version (no multi-select, no elicitation at 2025-03-26) and
+    // would get this version's instead, so it is refused as the transport says, with 400. No
+    // header: the version negotiated.
+    if (header_count(req, "MCP-Protocol-Version") != 0) {
+      const auto named = single_header(req, "MCP-Protocol-Version");
+      if (!named) return reply(400, rpc_error_message(id, -32600, "Bad Request: send one MCP-Protocol-Version header"));
+      if (http::trimmed(*named) != session_version)
+        return reply(
+            400, rpc_error_message(id, -32600,
+                                   "Bad Request: unsupported MCP-Protocol-Version '" + shown(http::trimmed(*named)) +
+                                       "': this server's sessions speak 2025-11-25"));
+    }
     std::optional<answer> refusal;
     const std::shared_ptr<session> s = session_of(req, id, refusal);
     if (!s) return *refusal;
@@ -526,7 +544,7 @@ struct server::impl {
     // The one session-based version this server implements, whatever the client asked for: an
     // older one named here would promise shapes (multi-select, elicitation itself at 2025-03-26)
     // the server does not keep. The client decides whether to go on.
-    answer a = reply(200, rpc_result(message["id"], {{"protocolVersion", "2025-11-25"},
+    answer a = reply(200, rpc_result(message["id"], {{"protocolVersion", session_version},
                                                      {"capabilities", capabilities(version::v2025_11_25)},
                                                      {"serverInfo", server_info()}}));
     a.headers.emplace_back("Mcp-Session-Id", o.s->id);

@@ -145,9 +145,21 @@ def test_initialize_version():
                                                  "clientInfo": {"name": "http-safety", "version": "1"}}})
         got = body["result"]["protocolVersion"] if status == 200 else None
         check(got == "2025-11-25", f"initialize asking for {asked} is answered with 2025-11-25 (got {got})")
-        if headers.get("Mcp-Session-Id"):
+        sid = headers.get("Mcp-Session-Id")
+        # The session then speaks 2025-11-25 only: a request naming another version in its header
+        # is refused (400) rather than answered in shapes of the wrong version.
+        ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+        for named in ("2025-06-18", "2025-03-26", "2024-11-05"):
+            status, _, body = post(ping, {"Mcp-Session-Id": sid, "MCP-Protocol-Version": named})
+            check(status == 400 and body["id"] == 2 and named in body["error"]["message"],
+                  f"a ping of that session naming {named} is refused with 400 (got {status})")
+        status, _, body = post(ping, {"Mcp-Session-Id": sid})
+        check(status == 200 and body["result"] == {}, "a ping without MCP-Protocol-Version speaks the negotiated one")
+        status, _, body = post(ping, session_headers(sid))
+        check(status == 200 and body["result"] == {}, "a ping naming 2025-11-25 is answered")
+        if sid:
             conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
-            conn.request("DELETE", "/mcp", headers={"Mcp-Session-Id": headers["Mcp-Session-Id"]})
+            conn.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid})
             conn.getresponse().read()
             conn.close()
 
