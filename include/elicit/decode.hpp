@@ -378,9 +378,8 @@ response<Form> decode_result(const nlohmann::json& result, const Specs& specs, c
 // as JSON.
 inline violation why_unread(const json_scanner& scan, const decode_options& options) {
   if (scan.failed() == json_scanner::failure::too_deep) return too_deep(options.max_depth);
-  if (scan.failed() == json_scanner::failure::number_range)
-    return {"", "json", "The answer holds a number too large to read."};
-  return {"", "json", message("The answer is not valid JSON (at byte ", scan.error_byte(), ").")};
+  if (scan.failed() == json_scanner::failure::number_range) return number_too_large("answer");
+  return not_json("answer", scan.error_byte());
 }
 
 template <class Form, class Specs>

@@ -12,6 +12,7 @@
 #include <elicit/field_info.hpp>
 #include <elicit/form.hpp>
 #include <elicit/formats.hpp>
+#include <elicit/messages.hpp>
 #include <elicit/protocol.hpp>
 #include <elicit/schema.hpp>
 #include <elicit/single.hpp>

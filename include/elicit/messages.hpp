@@ -356,7 +356,7 @@ class messages {
   template <class... Parts>
   static std::size_t count_nth(std::size_t n, const Parts&... parts) noexcept {
     std::size_t i = 0, count = 2;  // a part that is no count reads as many
-    ((i++ == n ? count = count_of(parts) : 0), ...);
+    ((count = i++ == n ? count_of(parts) : count), ...);
     return count;
   }
   template <class Part>
