@@ -211,3 +211,24 @@ TEST_CASE("a violation list expecting more violations than memory can hold makes
   REQUIRE(list.size() == 1);
   CHECK(list[0].keyword == "minimum");
 }
+
+TEST_CASE("violation_list: a text's JSON cost is counted the same eight bytes at a time as byte by byte") {
+  // Every byte value, at every offset of a word and past the last whole word, among plain ones.
+  for (int b = 0; b < 256; ++b) {
+    for (std::size_t length = 1; length <= 19; ++length) {
+      for (std::size_t at = 0; at < length; ++at) {
+        std::string text(length, 'a');
+        text[at] = static_cast<char>(b);
+        INFO("byte " << b << " at " << at << " of " << length);
+        REQUIRE(elicit::detail::json_escaped_size(text) == elicit::detail::json_escaped_size_of_bytes(text));
+      }
+    }
+  }
+  // At least what nlohmann::json::dump() writes for ASCII, quotes left out (a bound: \n is 2
+  // bytes there, DEL 1), and exactly it for text with no control character.
+  std::string ascii, printable;
+  for (int b = 1; b < 128; ++b) ascii += static_cast<char>(b);
+  for (int b = 0x20; b < 0x7F; ++b) printable += static_cast<char>(b);
+  CHECK(elicit::detail::json_escaped_size(ascii) >= nlohmann::json(ascii).dump().size() - 2);
+  CHECK(elicit::detail::json_escaped_size(printable) == nlohmann::json(printable).dump().size() - 2);
+}
