@@ -254,6 +254,21 @@ std::vector<word_case> cases() {
        "Book?\n\nPlease correct these:\n- Name is required.\n- Guests must be at least 1; got 0.",
        "Book?\n\nVeuillez corriger ces points :\n- Name est obligatoire.\n- Guests doit valoir au moins 1 ; reçu 0.",
        {k::reask_many}},
+      {"a refused answer's error",
+       [](const messages& w) {
+         const auto v = elicit::decode_content<Booking>(with_field("guests", 0), in(w)).violations();
+         return elicit::invalid_params_error(1, v)["error"]["message"].get<std::string>();
+       },
+       "Invalid answer: /guests: Guests must be at least 1; got 0. (minimum)",
+       "Réponse invalide: /guests: Guests doit valoir au moins 1 ; reçu 0. (minimum)", {k::answer_refused}},
+      {"a refused answer's error, naming the question",
+       [](const messages& w) {
+         const auto v = elicit::decode_content<Booking>(with_field("guests", 0), in(w)).violations();
+         return elicit::invalid_params_error(1, v, "booking")["error"]["message"].get<std::string>();
+       },
+       R"(Invalid answer to "booking": /guests: Guests must be at least 1; got 0. (minimum))",
+       "Réponse invalide à « booking »: /guests: Guests doit valoir au moins 1 ; reçu 0. (minimum)",
+       {k::answer_refused_to}},
   };
 }
 

@@ -15,7 +15,8 @@
 // messages::part_names(kind); reference text: docs/decoding.md, "Messages in the user's language".
 //
 // What a catalogue covers: the violations of a field's answer and of the answer's content (what
-// the re-ask shows), the summary of violations not listed, and the re-ask's header. The
+// the re-ask shows), the summary of violations not listed, the re-ask's header, and the words
+// of the -32602 error that refuses an answer. The
 // messages about a result that could not be read at all (not JSON, no action, past a limit)
 // stay English: they read as cancel, are never shown in a re-ask, and speak to the developer.
 #pragma once
@@ -68,6 +69,9 @@ enum class message_kind : unsigned char {
   // The re-ask's header, before the list of what to fix
   reask_one,
   reask_many,
+  // The -32602 error of a refused answer (invalid_params_error), before its violations
+  answer_refused,     // no part: the question is not named
+  answer_refused_to,  // {question}: the question's key
   // Words the sentences above are made of
   expect_boolean,     // what a field expects, as {expected}
   expect_integer,
@@ -143,6 +147,8 @@ inline constexpr kind_entry kind_table[] = {
      "{count} more {count?violation was|violations were} not listed."},
     {message_kind::reask_one, "reask_one", "", "Please correct this:"},
     {message_kind::reask_many, "reask_many", "", "Please correct these:"},
+    {message_kind::answer_refused, "answer_refused", "", "Invalid answer"},
+    {message_kind::answer_refused_to, "answer_refused_to", "question", "Invalid answer to \"{question}\""},
     {message_kind::expect_boolean, "expect_boolean", "", "true or false"},
     {message_kind::expect_integer, "expect_integer", "", "a whole number"},
     {message_kind::expect_number, "expect_number", "", "a number"},
@@ -224,6 +230,8 @@ inline constexpr std::string_view french_table[] = {
     "{count} {count?autre violation n'a pas été listée|autres violations n'ont pas été listées}.",
     "Veuillez corriger ceci :",
     "Veuillez corriger ces points :",
+    "Réponse invalide",
+    "Réponse invalide à « {question} »",
     "vrai ou faux",
     "un nombre entier",
     "un nombre",

@@ -455,7 +455,10 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
       if (Json params = Json::parse(v.params, nullptr, false); !params.is_discarded()) item["params"] = std::move(params);
     list.push_back(std::move(item));
   }
-  std::string message = question.empty() ? "Invalid answer" : fmt::format("Invalid answer to \"{}\"", question);
+  detail::scratch_sink words;  // in the list's catalogue, as its violations are
+  if (question.empty()) violations.words().write(words, detail::say<message_kind::answer_refused>);
+  else violations.words().write(words, detail::say<message_kind::answer_refused_to>, question);
+  std::string message(words.text());
   if (!violations.empty()) message += fmt::format(": {}", violations);
   Json data{{"violations", list}};
   if (!question.empty()) data["inputKey"] = question;
