@@ -26,6 +26,7 @@
 
 #include <elicit/decode.hpp>
 #include <elicit/detail/crypto.hpp>
+#include <elicit/detail/dependent.hpp>
 #include <elicit/detail/enum_reflection.hpp>
 #include <elicit/detail/fnv1a.hpp>
 #include <elicit/detail/maybe_value.hpp>

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The layers of include/elicit/ (docs/design.md, "Layers"), checked on the sources.
+"""The tiers of include/elicit/ (docs/design.md, "Layers"), checked on the sources.
 
-- detail/ is the foundation: it includes only other detail/ headers (and the standard library,
-  Boost, nlohmann_json, fmt), never a public header or an impl/ one, so that it can be read and
-  changed without knowing the forms vocabulary.
-- The generator uses the public API only: it includes no detail/ or impl/ header.
+Every header has a tier, known by its folder (detail/ is the foundation) or named in the lists
+below; a header in no tier fails the check, so that a new one is placed on purpose. A header
+includes only headers of its own tier or of a lower one (and the standard library, Boost,
+nlohmann_json, fmt, OpenSSL, hiredis), always as <elicit/...>. The generator includes public
+headers only.
 
 Usage: check_layers.py ROOT. Prints every offending line and exits 1, or exits 0.
 """
@@ -14,6 +15,44 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
+# The tiers, lowest first. Which folder a header is in says whether it is public; its tier says
+# what it may include. The model and engine are both impl/ (the engine's own headers include
+# the model's, and keywords, value_traits and reporter keep their place), hence the lists.
+FOUNDATION, VOCABULARY, MODEL, DECLARATION, ENGINE, API = range(6)
+NAMES = ["foundation", "vocabulary", "model", "declaration", "engine", "API"]
+
+# Public types that describe a value and its faults, and know nothing of a form's description.
+VOCABULARY_HEADERS = {
+    "choice.hpp", "enums.hpp", "formats.hpp", "value_as.hpp", "value_type.hpp", "violation.hpp",
+}
+# impl/: a field's description and what a value type means (its traits, its keywords, its
+# violations), which the declaration tier fills in.
+MODEL_HEADERS = {
+    "impl/field_spec.hpp", "impl/keywords.hpp", "impl/limit_words.hpp", "impl/option_index.hpp",
+    "impl/reporter.hpp", "impl/value_traits.hpp", "impl/value_view.hpp",
+}
+# Public: what a form's author writes on a member; an annotation's apply() fills a field_spec and
+# a field starts from its default as the value's traits read it.
+DECLARATION_HEADERS = {"annotations.hpp", "field.hpp"}
+# impl/: what reads a declared form: describes it, checks its rules, reads and writes answers.
+ENGINE_HEADERS = {
+    "impl/describe.hpp", "impl/read_value.hpp", "impl/refinements.hpp", "impl/reply.hpp", "impl/rules.hpp",
+    "impl/secrets.hpp", "impl/write_value.hpp",
+}
+
+
+def tier_of(name):
+    """The tier of `name` (a path under include/elicit/), or None."""
+    if name.startswith("detail/"):
+        return FOUNDATION
+    for tier, names in ((VOCABULARY, VOCABULARY_HEADERS), (MODEL, MODEL_HEADERS),
+                        (DECLARATION, DECLARATION_HEADERS), (ENGINE, ENGINE_HEADERS)):
+        if name in names:
+            return tier
+    if "/" not in name:
+        return API  # every other public header
+    return None
+
 
 def includes(path):
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -22,13 +61,30 @@ def includes(path):
             yield number, match.group(1), match.group(2)
 
 
-def foundation_problems(root):
-    for header in sorted((root / "include/elicit/detail").glob("*.hpp")):
-        for number, quote, name in includes(header):
+def header_problems(root):
+    base = root / "include/elicit"
+    headers = sorted(base.rglob("*.hpp"))
+    for header in headers:
+        name = header.relative_to(base).as_posix()
+        tier = tier_of(name)
+        if tier is None:
+            yield header, 0, f"{name} is in no tier: name it in tests/layers/check_layers.py and docs/design.md"
+            continue
+        for number, quote, included in includes(header):
             if quote == '"':
-                yield header, number, f'"{name}": include detail/ headers as <elicit/detail/...>'
-            elif name.startswith("elicit/") and not name.startswith("elicit/detail/"):
-                yield header, number, f"<{name}>: a detail/ header includes only detail/ headers"
+                yield header, number, f'"{included}": include elicit\'s headers as <elicit/...>'
+                continue
+            if not included.startswith("elicit/"):
+                continue
+            target = tier_of(included[len("elicit/"):])
+            if target is None:
+                yield header, number, f"<{included}>: not a header of any tier"
+            elif target > tier:
+                yield header, number, (f"<{included}>: a {NAMES[tier]} header includes no "
+                                       f"{NAMES[target]} header")
+    for name in sorted(VOCABULARY_HEADERS | MODEL_HEADERS | DECLARATION_HEADERS | ENGINE_HEADERS):
+        if not (base / name).is_file():
+            yield base / name, 0, f"{name}: listed in a tier, but there is no such header"
 
 
 def generator_problems(root):
@@ -40,13 +96,12 @@ def generator_problems(root):
 
 def main():
     root = pathlib.Path(sys.argv[1])
-    problems = list(foundation_problems(root)) + list(generator_problems(root))
-    for path, number, what in problems:
-        print(f"{path.relative_to(root)}:{number}: {what}")
-    checked = len(list((root / "include/elicit/detail").glob("*.hpp")))
-    if checked == 0:
+    if not list((root / "include/elicit/detail").glob("*.hpp")):
         print("no header found under include/elicit/detail/: wrong root?")
         return 1
+    problems = list(header_problems(root)) + list(generator_problems(root))
+    for path, number, what in problems:
+        print(f"{path.relative_to(root)}:{number}: {what}")
     return 1 if problems else 0
 
 

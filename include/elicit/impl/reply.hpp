@@ -12,6 +12,7 @@
 // also listed, for decode to refuse: only text shows them (a parsed document has lost them).
 #pragma once
 
+#include <elicit/detail/dependent.hpp>
 #include <elicit/detail/json_scanner.hpp>
 #include <elicit/detail/same_text.hpp>
 #include <elicit/impl/field_spec.hpp>
@@ -30,15 +31,6 @@
 #include <vector>
 
 namespace elicit::detail {
-
-// `X`, named through a type that depends on `T`: code in a template that names it is compiled
-// only when the template is used, not in every translation unit that includes the header.
-template <class T, class X>
-struct dependent_type {
-  using type = X;
-};
-template <class T, class X>
-using dependent_t = typename dependent_type<T, X>::type;
 
 // What decode looks at in an ElicitResult. A view that is not present is something absent.
 struct reply {
