@@ -23,7 +23,7 @@ NAMES = ["foundation", "vocabulary", "model", "declaration", "engine", "API"]
 
 # Public types that describe a value and its faults, and know nothing of a form's description.
 VOCABULARY_HEADERS = {
-    "choice.hpp", "enums.hpp", "formats.hpp", "value_as.hpp", "value_type.hpp", "violation.hpp",
+    "choice.hpp", "enums.hpp", "formats.hpp", "messages.hpp", "value_as.hpp", "value_type.hpp", "violation.hpp",
 }
 # impl/: a field's description and what a value type means (its traits, its keywords, its
 # violations), which the declaration tier fills in.
