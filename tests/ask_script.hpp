@@ -71,7 +71,8 @@ inline std::vector<scripted_case> cases() {
          CHECK(r.sent[1]["message"] ==
                "Where should the parcel go?\n\nPlease correct these:\n"
                "- Postcode must be at least 5 characters long; got 1 character.\n"
-               "- Country must be one of \"United Kingdom\", \"Ireland\", \"France\", \"Germany\", \"Netherlands\"; got the text \"UK\".");
+               "- Country must be one of \"United Kingdom\", \"Ireland\", \"France\", \"Germany\", \"Netherlands\"; "
+               "got the text \"UK\".");
          const ordered_json& again = r.sent[1]["requestedSchema"];
          CHECK(again["properties"]["street"]["default"] == "1 High St");
          CHECK(again["properties"]["city"]["default"] == "London");

@@ -75,7 +75,8 @@ TEST_CASE("ask: an invalid answer is asked again in plain words, its valid field
   CHECK(client.sent[1]["message"] ==
         "Where should the parcel go?\n\nPlease correct these:\n"
         "- Postcode must be at least 5 characters long; got 1 character.\n"
-        "- Country must be one of \"United Kingdom\", \"Ireland\", \"France\", \"Germany\", \"Netherlands\"; got the text \"UK\".");
+        "- Country must be one of \"United Kingdom\", \"Ireland\", \"France\", \"Germany\", \"Netherlands\"; got the "
+        "text \"UK\".");
   const ordered_json& again = client.sent[1]["requestedSchema"];
   CHECK(again["properties"]["street"].dump() ==
         R"({"type":"string","title":"Street address","maxLength":120,"default":"1 High St"})");
@@ -154,9 +155,9 @@ TEST_CASE("ask: a run-time form keeps its offer on every attempt", "[ask]") {
   REQUIRE(asked.accepted());
   CHECK(asked->slot->value == "thu-am");
   CHECK(*asked->note == "Back door");  // kept from the first answer
-  CHECK(
-      client.sent[1]["message"] ==
-      "When?\n\nPlease correct this:\n- Delivery slot must be one of \"Wednesday morning\", \"Thursday morning\"; got the text \"tue-am\".");
+  CHECK(client.sent[1]["message"] ==
+        "When?\n\nPlease correct this:\n- Delivery slot must be one of \"Wednesday morning\", \"Thursday morning\"; "
+        "got the text \"tue-am\".");
   CHECK(client.sent[1]["requestedSchema"]["properties"]["slot"].dump() ==
         R"({"type":"string","title":"Delivery slot","description":"The slots still free",)"
         R"("oneOf":[{"const":"wed-am","title":"Wednesday morning"},{"const":"thu-am","title":"Thursday morning"}]})");

@@ -73,15 +73,15 @@ enum class message_kind : unsigned char {
   answer_refused,     // no part: the question is not named
   answer_refused_to,  // {question}: the question's key
   // Words the sentences above are made of
-  expect_boolean,     // what a field expects, as {expected}
+  expect_boolean,  // what a field expects, as {expected}
   expect_integer,
   expect_number,
   expect_text,
   expect_date,
   expect_date_time,
   expect_choices,
-  got_text,           // {text}: what was sent, as {got}
-  got_number,         // {number}
+  got_text,    // {text}: what was sent, as {got}
+  got_number,  // {number}
   got_list,
   got_object,
   got_bad_number,
@@ -129,7 +129,8 @@ inline constexpr kind_entry kind_table[] = {
      "Pick at least {limit} different choices for {field}; got {got}."},
     {message_kind::email, "email", "field", "{field} must be an e-mail address such as name@example.com."},
     {message_kind::uri, "uri", "field", "{field} must be an absolute URI such as https://example.com/page."},
-    {message_kind::date, "date", "field,got", "{field} must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got {got}."},
+    {message_kind::date, "date", "field,got",
+     "{field} must be a calendar date as YYYY-MM-DD, e.g. 2025-01-31; got {got}."},
     {message_kind::date_time, "date_time", "field,got",
      "{field} must be a date and time as in RFC 3339, e.g. 2025-01-31T09:30:00Z; got {got}."},
     {message_kind::whole_seconds, "whole_seconds", "field,got",
@@ -168,7 +169,8 @@ inline constexpr kind_entry kind_table[] = {
     {message_kind::more_options, "more_options", "count#", "(and {count} more)"},
     {message_kind::key_named, "key_named", "key", "\"{key}\""},
     {message_kind::key_long, "key_long", "size#", "A key of {size} {size?byte|bytes}"},
-    {message_kind::key_long_not_utf8, "key_long_not_utf8", "size#", "A key of {size} {size?byte|bytes} that is not UTF-8"},
+    {message_kind::key_long_not_utf8, "key_long_not_utf8", "size#",
+     "A key of {size} {size?byte|bytes} that is not UTF-8"},
 };
 
 inline constexpr std::size_t kind_count = std::size(kind_table);
@@ -222,6 +224,7 @@ inline constexpr std::string_view french_table[] = {
     "{field} doit être une date et une heure au format RFC 3339, par exemple 2025-01-31T09:30:00Z ; reçu {got}.",
     "{field} se compte en secondes entières ; reçu une fraction de seconde dans {got}.",
     "{field} ne doit pas contenir de caractère NUL (U+0000) ; il y en a un au caractère {at}.",
+    // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one entry, written on two lines
     "{field} ne doit pas contenir le caractère invisible de direction U+{code}, au caractère {at} : il change l'ordre "
     "d'affichage du texte. Supprimez-le.",
     "Le contenu de la réponse doit être un objet JSON ; reçu {got}.",
@@ -268,13 +271,13 @@ class messages {
 
   // The shipped catalogues, made at their first use.
   [[nodiscard]] static const messages& english() {
-    static const messages words = from_table([](std::size_t i) { return detail::kind_table[i].english; },
-                                             plural_rule::one);
+    static const messages words =
+        from_table([](std::size_t i) { return detail::kind_table[i].english; }, plural_rule::one);
     return words;
   }
   [[nodiscard]] static const messages& french() {
-    static const messages words = from_table([](std::size_t i) { return detail::french_table[i]; },
-                                             plural_rule::zero_and_one);
+    static const messages words =
+        from_table([](std::size_t i) { return detail::french_table[i]; }, plural_rule::zero_and_one);
     return words;
   }
 
@@ -390,7 +393,8 @@ class messages {
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
     std::string known;
-    for (const std::string_view part : part_names(kind)) known += (known.empty() ? "{" : ", {") + std::string(part) + "}";
+    for (const std::string_view part : part_names(kind))
+      known += (known.empty() ? "{" : ", {") + std::string(part) + "}";
     refuse(kind, detail::message("has no part {", name, "}; its parts are ", known.empty() ? "none" : known, "."));
   }
 
@@ -424,12 +428,15 @@ class messages {
       if (question == std::string_view::npos) {
         out.push_back({segment::part_ref, static_cast<std::uint8_t>(part)});
       } else {
-        if (!is_count) refuse(kind, detail::message("chooses a plural by {", inside.substr(0, question), "}, which is no count."));
+        if (!is_count)
+          refuse(kind, detail::message("chooses a plural by {", inside.substr(0, question), "}, which is no count."));
         const std::size_t bar = inside.find('|', question);
         if (bar == std::string_view::npos)
-          refuse(kind, detail::message("has a plural without its two words: {", inside.substr(0, question), "?one|many}."));
+          refuse(kind,
+                 detail::message("has a plural without its two words: {", inside.substr(0, question), "?one|many}."));
         const std::size_t one = i + 1 + question + 1, many = i + 1 + bar + 1;
-        out.push_back({segment::plural, static_cast<std::uint8_t>(part), at(one), at(i + 1 + bar), at(many), at(close)});
+        out.push_back(
+            {segment::plural, static_cast<std::uint8_t>(part), at(one), at(i + 1 + bar), at(many), at(close)});
       }
       i = close;
       start = close + 1;
@@ -446,8 +453,9 @@ class messages {
 
 namespace detail {
 
-// The catalogue a reader writes in: the one given, or English.
-inline const messages& words_or_english(const messages* words) noexcept {
+// The catalogue a reader writes in: the one given, or English (made at its first use: throws
+// only std::bad_alloc, then).
+inline const messages& words_or_english(const messages* words) {
   return words != nullptr ? *words : messages::english();
 }
 

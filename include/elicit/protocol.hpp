@@ -452,7 +452,8 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
   for (const violation_view v : violations) {
     Json item{{"pointer", v.pointer}, {"keyword", v.keyword}, {"message", v.message}};
     if (!v.params.empty())
-      if (Json params = Json::parse(v.params, nullptr, false); !params.is_discarded()) item["params"] = std::move(params);
+      if (Json params = Json::parse(v.params, nullptr, false); !params.is_discarded())
+        item["params"] = std::move(params);
     list.push_back(std::move(item));
   }
   detail::scratch_sink words;  // in the list's catalogue, as its violations are

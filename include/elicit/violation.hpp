@@ -186,7 +186,8 @@ class violation_list {
   // What the listed violations cost against max_text (the summary included).
   [[nodiscard]] std::size_t cost() const noexcept { return cost_; }
   // The catalogue its messages are written in, and a re-ask's header (ask.hpp).
-  [[nodiscard]] const messages& words() const noexcept { return detail::words_or_english(words_); }
+  // Throws only std::bad_alloc (the English catalogue is made at its first use).
+  [[nodiscard]] const messages& words() const { return detail::words_or_english(words_); }
   // The i-th; throws std::out_of_range past the end. A view: valid while the list lives unchanged.
   [[nodiscard]] violation_view operator[](std::size_t i) const& {
     if (i >= count_) throw std::out_of_range("elicit::violation_list: no violation at this index");

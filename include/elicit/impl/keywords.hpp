@@ -219,10 +219,8 @@ struct choices_of {
 // format: email and uri (dates and times are checked as they are read, in read_value.hpp).
 template <class Report>
 void check_format(const field_spec& s, std::string_view text, Report&& report) {
-  if (s.fmt == format::email && !is_email(text))
-    report("format", say<message_kind::email>, label_of(s));
-  if (s.fmt == format::uri && !is_uri(text))
-    report("format", say<message_kind::uri>, label_of(s));
+  if (s.fmt == format::email && !is_email(text)) report("format", say<message_kind::email>, label_of(s));
+  if (s.fmt == format::uri && !is_uri(text)) report("format", say<message_kind::uri>, label_of(s));
 }
 
 }  // namespace elicit::detail

@@ -28,9 +28,7 @@
 #include <utility>
 #include <vector>
 
-namespace elicit {
-
-namespace detail {
+namespace elicit::detail {
 
 // The options of an elicit::choice field, as choices() was given them: what the schema writer
 // and the checks read (`entries`, viewing `offers`), their index, and what is wrong with them.
@@ -191,6 +189,4 @@ inline constexpr bool form_askable = [] {
   else return no_secrets<Form>();
 }();
 
-}  // namespace detail
-
-}  // namespace elicit
+}  // namespace elicit::detail

@@ -3,12 +3,12 @@
 #pragma once
 
 #include <elicit/detail/json_pointer.hpp>
+#include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number_text.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
-#include <elicit/detail/json_text.hpp>
 #include <elicit/impl/value_view.hpp>
 #include <elicit/messages.hpp>
 #include <elicit/violation.hpp>
@@ -171,8 +171,8 @@ struct choice_params {
   template <class Sink>
   void write_json(Sink& out) const {
     out.put(R"({"allowed":[)");
-    const std::size_t most = s.option_count < offered_options::shown_options ? s.option_count
-                                                                              : offered_options::shown_options;
+    const std::size_t most =
+        s.option_count < offered_options::shown_options ? s.option_count : offered_options::shown_options;
     std::size_t listed = 0, spent = 0;
     for (; listed < most; ++listed) {
       const std::string_view wire = s.options[listed].wire;

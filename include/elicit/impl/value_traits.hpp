@@ -67,8 +67,7 @@ I integer_from(const number& n) {
 inline void check_plain_text(const field_spec& s, std::string_view text, const reporter& r) {
   const std::optional<hidden_control> found = find_hidden_control(text);
   if (!found) return;
-  if (found->code == 0)
-    return r("plainText", say<message_kind::nul_character>, label_of(s), found->character);
+  if (found->code == 0) return r("plainText", say<message_kind::nul_character>, label_of(s), found->character);
   constexpr char hex[] = "0123456789ABCDEF";
   const char code[] = {hex[(found->code >> 12) & 15], hex[(found->code >> 8) & 15], hex[(found->code >> 4) & 15],
                        hex[found->code & 15], '\0'};
@@ -297,8 +296,7 @@ struct value_traits<std::chrono::year_month_day> : simple_traits<value_type::str
   static void read(value_view j, const field_spec& s, std::chrono::year_month_day& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const auto date = parse_date(j.text());
-    if (!date)
-      return r("format", say<message_kind::date>, label_of(s), described{j});
+    if (!date) return r("format", say<message_kind::date>, label_of(s), described{j});
     out = *date;
   }
   static nlohmann::ordered_json write(const field_spec& /*s*/, const std::chrono::year_month_day& v) {
@@ -316,10 +314,8 @@ struct value_traits<std::chrono::sys_seconds> : simple_traits<value_type::string
   static void read(value_view j, const field_spec& s, std::chrono::sys_seconds& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const auto t = parse_date_time(j.text());
-    if (!t)
-      return r("format", say<message_kind::date_time>, label_of(s), described{j});
-    if (t->has_fraction)
-      return r("format", say<message_kind::whole_seconds>, label_of(s), described{j});
+    if (!t) return r("format", say<message_kind::date_time>, label_of(s), described{j});
+    if (t->has_fraction) return r("format", say<message_kind::whole_seconds>, label_of(s), described{j});
     out = t->instant;
   }
   static nlohmann::ordered_json write(const field_spec& /*s*/, const std::chrono::sys_seconds& v) {
