@@ -16,9 +16,9 @@
 //
 // What a catalogue covers: the violations of a field's answer and of the answer's content (what
 // the re-ask shows), the summary of violations not listed, the re-ask's header, and the words
-// of the -32602 error that refuses an answer. The
-// messages about a result that could not be read at all (not JSON, no action, past a limit)
-// stay English: they read as cancel, are never shown in a re-ask, and speak to the developer.
+// of the -32602 error that refuses an answer. The messages about a result that could not be
+// read at all (not JSON, no action, past a limit) stay English: they read as cancel, are never
+// shown in a re-ask, and speak to the developer.
 #pragma once
 
 #include <elicit/detail/message.hpp>
@@ -305,19 +305,13 @@ class messages {
   }
   [[nodiscard]] static std::vector<std::string_view> part_names(message_kind kind) {
     std::vector<std::string_view> names;
-    for (std::string_view rest = detail::entry_of(kind).parts; !rest.empty();) {
-      const std::size_t comma = rest.find(',');
-      std::string_view part = rest.substr(0, comma);
-      if (part.ends_with('#')) part.remove_suffix(1);
-      names.push_back(part);
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
+    for (const part_info& part : parts_of(kind)) names.push_back(part.name);
     return names;
   }
 
   static constexpr std::size_t max_template = 512;
 
-  // Writes kind K's sentence, its parts in the order parts(K) names them, into a message sink
+  // Writes kind K's sentence, its parts in the order part_names(K) gives them, into a message sink
   // (detail/message.hpp): what elicit's readers call. A part is text, a number, or a type with
   // write(sink, messages) that writes its own words from this catalogue.
   template <class Sink, message_kind K, class... Parts>
@@ -377,21 +371,34 @@ class messages {
     else return 2;
   }
 
+  // A kind's parts as kind_table says them ("field,limit#,got#"): each name, and whether it is a
+  // count (a plural may choose by it).
+  struct part_info {
+    std::string_view name;
+    bool count = false;
+  };
+  static std::vector<part_info> parts_of(message_kind kind) {
+    std::vector<part_info> parts;
+    for (std::string_view rest = detail::entry_of(kind).parts; !rest.empty();) {
+      const std::size_t comma = rest.find(',');
+      part_info part{rest.substr(0, comma)};
+      part.count = part.name.ends_with('#');
+      if (part.count) part.name.remove_suffix(1);
+      parts.push_back(part);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    return parts;
+  }
+
   [[noreturn]] static void refuse(message_kind kind, std::string_view why) {
     throw std::invalid_argument(detail::message("elicit::messages: the template of \"", kind_name(kind), "\" ", why));
   }
 
   // The part named `name` of `kind`: its index, and whether it is a count. Refused when none.
   static std::pair<std::size_t, bool> find_part(message_kind kind, std::string_view name) {
-    std::size_t i = 0;
-    for (std::string_view rest = detail::entry_of(kind).parts; !rest.empty(); ++i) {
-      const std::size_t comma = rest.find(',');
-      std::string_view part = rest.substr(0, comma);
-      const bool count = part.ends_with('#');
-      if (count) part.remove_suffix(1);
-      if (part == name) return {i, count};
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
+    const std::vector<part_info> parts = parts_of(kind);
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      if (parts[i].name == name) return {i, parts[i].count};
     std::string known;
     for (const std::string_view part : part_names(kind))
       known += (known.empty() ? "{" : ", {") + std::string(part) + "}";

@@ -493,7 +493,7 @@ struct server::impl {
         return reply(
             400, rpc_error_message(id, -32600,
                                    "Bad Request: unsupported MCP-Protocol-Version '" + shown(http::trimmed(*named)) +
-                                       "': this server's sessions speak 2025-11-25"));
+                                       "': this server's sessions speak " + std::string(session_version)));
     }
     std::optional<answer> refusal;
     const std::shared_ptr<session> s = session_of(req, id, refusal);

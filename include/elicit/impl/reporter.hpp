@@ -39,14 +39,7 @@ struct reporter {
   // with these parts, written straight into the list's text.
   template <message_kind K, class... Parts>
   void operator()(std::string_view keyword, kind_tag<K> kind, const Parts&... parts) const {
-    if (out.full()) return out.omit();
-    violation_sink text(out);
-    write_pointer(text);
-    text.end_pointer();
-    text.put(keyword);
-    text.end_keyword();
-    out.words().write(text, kind, parts...);
-    text.done();
+    with_params(no_params{}, keyword, kind, parts...);
   }
   // The same, with the values the message shows in words, as JSON (violation::params): `params`
   // has write_json(sink).
@@ -66,6 +59,12 @@ struct reporter {
   [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index, plain_text}; }
 
  private:
+  // A violation with nothing more than its message: params "".
+  struct no_params {
+    template <class Sink>
+    void write_json(Sink& /*out*/) const {}
+  };
+
   // "/field", or "/field/3" for an item.
   void write_pointer(violation_sink& pointer) const {
     if (item == whole_answer) return;
@@ -204,8 +203,7 @@ struct choice_params {
 };
 
 template <message_kind K>
-void report_type(const reporter& r, const field_spec& s, kind_tag<K> expected, value_view j) {
-  (void)expected;
+void report_type(const reporter& r, const field_spec& s, kind_tag<K> /*expected*/, value_view j) {
   r("type", say<message_kind::type>, label_of(s), kind_words<K>{}, described{j});
 }
 
