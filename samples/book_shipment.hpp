@@ -95,7 +95,7 @@ booking unanswered(const elicit::ask_result<Form>& r, const std::string& shipmen
           {}};
     case elicit::outcome::error:
       return {fmt::format("Shipment {} was not booked: the client could not ask for the {}: {}", shipment, what,
-                          r.error()->value("message", "no message")),
+                          r.client_error()->value("message", "no message")),
               true,
               {}};
     case elicit::outcome::stopped:

@@ -98,8 +98,8 @@ inline std::vector<scripted_case> cases() {
        [](const run& r) {
          sent_once_as_asked(r);
          CHECK(r.result.outcome() == elicit::outcome::error);
-         REQUIRE(r.result.error());
-         CHECK((*r.result.error())["code"] == -32603);
+         REQUIRE(r.result.client_error());
+         CHECK((*r.result.client_error())["code"] == -32603);
        }},
       {"client error after an invalid answer",
        {bad, json{{"error", {{"code", -32000}, {"message", "gone"}}}}},

@@ -130,8 +130,8 @@ TEST_CASE("ask: a JSON-RPC error from the client is not the user's mistake", "[a
   CHECK_FALSE(asked.accepted());
   CHECK(asked.attempts() == 1);
   CHECK(client.sent.size() == 1);  // not asked again
-  REQUIRE(asked.error());
-  CHECK((*asked.error())["message"] == "no display");
+  REQUIRE(asked.client_error());
+  CHECK((*asked.client_error())["message"] == "no display");
 }
 
 TEST_CASE("ask: a malformed result ends the loop: it is not the user's to fix", "[ask]") {
@@ -268,7 +268,8 @@ TEST_CASE("ask_loop: the server stops it mid-wait, with an outcome of its own", 
     CHECK(asked.stop_reason() == elicit::stop_reason::cancelled);
     CHECK_FALSE(asked.accepted());
     CHECK(asked.attempts() == 1);
-    CHECK_FALSE(asked.error());
+    CHECK_FALSE(asked.client_error());
+    CHECK(asked.error() == elicit::outcome::stopped);
     CHECK_THROWS_WITH(asked.value(), "elicit: no answer: the server stopped waiting (cancelled)");
   }
   SECTION("timed out on the second form: the last answer is kept") {

@@ -107,6 +107,9 @@ class ask_result {
     return answer_.outcome();
   }
   [[nodiscard]] bool accepted() const noexcept { return !error_ && !stopped_ && answer_.accepted(); }
+  // The same, as every result type says it (result.hpp).
+  [[nodiscard]] bool has_value() const noexcept { return accepted(); }
+  explicit operator bool() const noexcept { return accepted(); }
   // Throws bad_answer_access when there is no valid answer (see response::value).
   [[nodiscard]] const Form& value() const {
     if (stopped_)
@@ -123,8 +126,15 @@ class ask_result {
   [[nodiscard]] const violation_list& violations() const& noexcept { return answer_.violations(); }
   [[nodiscard]] violation_list violations() && noexcept { return std::move(answer_).violations(); }
   [[nodiscard]] std::size_t attempts() const noexcept { return attempts_; }
-  // The client's JSON-RPC error object ({"code":...,"message":...}), when it ended the loop.
-  [[nodiscard]] const std::optional<nlohmann::json>& error() const noexcept { return error_; }
+  // Why there is no valid answer: the outcome (invalid, declined, cancelled, missing, error,
+  // stopped, timed_out), or empty when accepted (result.hpp).
+  [[nodiscard]] std::optional<elicit::outcome> error() const noexcept {
+    if (accepted()) return std::nullopt;
+    return outcome();
+  }
+  // The client's JSON-RPC error object ({"code":...,"message":...}), when it ended the loop
+  // (outcome::error).
+  [[nodiscard]] const std::optional<nlohmann::json>& client_error() const noexcept { return error_; }
   // Why the server stopped waiting, when it did (outcome::stopped or outcome::timed_out).
   [[nodiscard]] std::optional<elicit::stop_reason> stop_reason() const noexcept { return stopped_; }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <elicit/annotations.hpp>
+#include <elicit/detail/maybe_value.hpp>
 #include <elicit/impl/value_traits.hpp>
 
 #include <optional>
@@ -21,11 +22,6 @@
 namespace elicit {
 
 namespace detail {
-template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
-
 // The value a field starts from: its default, as its type's entry reads it (value_traits.hpp,
 // `start`), when it has one of a type that takes it.
 template <class T, class... A>

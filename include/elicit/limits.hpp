@@ -7,12 +7,14 @@
 // copies or walks it.
 //
 //   elicit::parsed_json request = elicit::parse_json(body, {.max_bytes = 4 << 20, .max_depth = 64});
-//   if (!request) return reply_error(-32700, request.error().message);   // never crashes
+//   if (!request) return reply_error(-32700, request.error()->message);  // never crashes
 //   handle(request.value());
 #pragma once
 
 #include <elicit/detail/maybe_value.hpp>
-#include <elicit/impl/limit_words.hpp>
+#include <elicit/impl/limits.hpp>
+#include <elicit/json_limits.hpp>
+#include <elicit/result.hpp>
 #include <elicit/violation.hpp>
 
 #include <nlohmann/json.hpp>
@@ -29,68 +31,6 @@
 
 namespace elicit {
 
-struct json_limits {
-  std::size_t max_bytes = std::size_t{1024} * 1024;  // text longer than this is refused unread
-  std::size_t max_depth = 32;                        // lists and objects nested deeper than this are refused
-};
-
-namespace detail {
-
-// A lower bound on the length of `j` as JSON text: strings and keys by their bytes and quotes,
-// any other value one byte. Walked with a stack of its own, never by recursion; stops as soon
-// as a limit is passed, so it costs at most linear time in the value's size.
-inline std::optional<violation> walk_limits(const nlohmann::json& root, const json_limits& limits) {
-  struct frame {
-    const nlohmann::json* value;
-    std::size_t depth;  // lists and objects around it
-  };
-  // The values still to visit: in place up to 32 (an answer's content and its lists need no
-  // allocation), beyond that in `far`, which holds todo[32], todo[33]...
-  std::array<frame, 32> near;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
-  std::vector<frame> far;
-  std::size_t count = 0;
-  auto push = [&](frame f) {
-    if (count < near.size()) near[count] = f;
-    else far.push_back(f);
-    ++count;
-  };
-  auto pop = [&] {
-    --count;
-    if (count < near.size()) return near[count];
-    const frame f = far.back();
-    far.pop_back();
-    return f;
-  };
-  push({&root, 0});
-  std::size_t bytes = 0;
-  while (count != 0) {
-    const auto [j, depth] = pop();
-    if (j->is_structured() && depth + 1 > limits.max_depth) return too_deep(limits.max_depth);
-    if (j->is_string()) bytes += j->get_ref<const std::string&>().size() + 2;
-    else bytes += 1;
-    if (j->is_object()) {
-      for (const auto& [key, value] : j->get_ref<const nlohmann::json::object_t&>()) {
-        bytes += key.size() + 3;
-        push({&value, depth + 1});
-      }
-    } else if (j->is_array()) {
-      for (const nlohmann::json& item : j->get_ref<const nlohmann::json::array_t&>()) push({&item, depth + 1});
-    }
-    if (bytes > limits.max_bytes) return too_long(limits.max_bytes);
-  }
-  return std::nullopt;
-}
-
-// Text that cannot be JSON before it is parsed: too long, or with a NUL byte (the parser would
-// stop there and take what came before for the whole text).
-inline std::optional<violation> text_limits(std::string_view text, const json_limits& limits) {
-  if (text.size() > limits.max_bytes) return too_long(text.size(), limits.max_bytes);
-  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) return not_json("text", nul + 1);
-  return std::nullopt;
-}
-
-}  // namespace detail
-
 // Why `value` is beyond `limits` (keyword "maxDepth" or "maxBytes"), or nothing when it is
 // within them. Never recurses and never throws but std::bad_alloc; linear in the value's size.
 [[nodiscard]] inline std::optional<violation> exceeds(const nlohmann::json& value, const json_limits& limits = {}) {
@@ -105,13 +45,15 @@ class parsed_json {
 
   [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
-  // Throws std::logic_error when the text was refused.
+  // Throws bad_answer_access (a std::logic_error) when the text was refused.
   [[nodiscard]] const nlohmann::json& value() const& {
-    return value_.get<std::logic_error>([this] { return why(); });
+    return value_.get<bad_answer_access>([this] { return why(); });
   }
   [[nodiscard]] nlohmann::json&& value() && {
-    return std::move(value_).get<std::logic_error>([this] { return why(); });
+    return std::move(value_).get<bad_answer_access>([this] { return why(); });
   }
+  const nlohmann::json& operator*() const& { return value(); }
+  const nlohmann::json* operator->() const { return &value(); }
   // Why the text was refused: keyword "maxBytes", "maxDepth" or "json". Empty when it was not.
   [[nodiscard]] const std::optional<violation>& error() const noexcept { return error_; }
 

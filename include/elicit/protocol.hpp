@@ -50,39 +50,53 @@ concept ordered_json_type = std::is_same_v<Json, nlohmann::ordered_json>;
 
 // ---- Form mode ------------------------------------------------------------------------------
 
+namespace detail {
+// The one body of each form-mode message below; the two overloads of each differ only in where
+// the requestedSchema comes from: the type's constant (schema<Form>()) or a form<F>'s refinement.
+inline nlohmann::ordered_json form_params_of(const nlohmann::ordered_json& schema, std::string_view message) {
+  return {{"mode", "form"}, {"message", message}, {"requestedSchema", schema}};
+}
+inline nlohmann::ordered_json form_request_of(nlohmann::ordered_json params) {
+  return {{"method", "elicitation/create"}, {"params", std::move(params)}};
+}
+inline nlohmann::ordered_json elicitation_request_of(const nlohmann::json& id, nlohmann::ordered_json params) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", std::move(params)}};
+}
+}  // namespace detail
+
 // The params of a form-mode `elicitation/create`: {"mode":"form","message":...,"requestedSchema":...}.
 // A form that breaks a rule, or asks for a credential, does not compile: schema<Form>() gives
 // the one diagnostic that names the field.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json form_params(std::string_view message) {
-  return {{"mode", "form"}, {"message", message}, {"requestedSchema", schema<Form>()}};
+  return detail::form_params_of(schema<Form>(), message);
 }
 // The same for a form refined at run time. Throws form_error when an elicit::choice field
 // was given no choices.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json form_params(const form<Form>& f, std::string_view message) {
-  return {{"mode", "form"}, {"message", message}, {"requestedSchema", f.schema()}};
+  return detail::form_params_of(f.schema(), message);
 }
 
 // The request object of an InputRequests map (2026-07-28): {"method":"elicitation/create","params":...}.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json form_request(std::string_view message) {
-  return {{"method", "elicitation/create"}, {"params", form_params<Form>(message)}};
+  return detail::form_request_of(form_params<Form>(message));
 }
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json form_request(const form<Form>& f, std::string_view message) {
-  return {{"method", "elicitation/create"}, {"params", form_params(f, message)}};
+  return detail::form_request_of(form_params(f, message));
 }
 
 // A whole JSON-RPC request from server to client (2025-11-25), with the server's request id.
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json elicitation_request(const nlohmann::json& id, std::string_view message) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", form_params<Form>(message)}};
+  return detail::elicitation_request_of(id, form_params<Form>(message));
 }
 template <class Form>
 [[nodiscard]] nlohmann::ordered_json elicitation_request(const nlohmann::json& id, const form<Form>& f,
                                                          std::string_view message) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", form_params(f, message)}};
+  return detail::elicitation_request_of(id, form_params(f, message));
 }
 
 // ---- URL mode ---------------------------------------------------------------------------------
@@ -205,22 +219,13 @@ class basic_input_required {
   // Throws unsupported_mode when the client did not declare form mode, std::invalid_argument
   // for an empty or repeated key.
   template <class Form>
-  // `key` is moved into request(): clang-tidy 14 misses a move in a dependent call.
-  // NOLINTNEXTLINE(performance-unnecessary-value-param)
   basic_input_required& ask(std::string key, std::string_view message) {
-    if (checked_ && !client_.form)
-      throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" + key +
-                             "\"");
-    return request(std::move(key), form_request<Form>(message));
+    return ask_form(std::move(key), [&] { return form_request<Form>(message); });
   }
   // The same for a form refined at run time; also throws form_error as form_params does.
   template <class Form>
-  // NOLINTNEXTLINE(performance-unnecessary-value-param): moved into request(), as above.
   basic_input_required& ask(std::string key, const form<Form>& f, std::string_view message) {
-    if (checked_ && !client_.form)
-      throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" + key +
-                             "\"");
-    return request(std::move(key), form_request(f, message));
+    return ask_form(std::move(key), [&] { return form_request(f, message); });
   }
 
   // Throws unsupported_mode when the client did not declare URL mode, std::invalid_argument for
@@ -266,6 +271,17 @@ class basic_input_required {
   }
 
  private:
+  // Both ask overloads: the client's form mode checked, then the request `build` makes filed.
+  // `key` is moved into request(): clang-tidy 14 misses a move in a dependent call.
+  template <class Build>
+  // NOLINTNEXTLINE(performance-unnecessary-value-param)
+  basic_input_required& ask_form(std::string key, Build&& build) {
+    if (checked_ && !client_.form)
+      throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" + key +
+                             "\"");
+    return request(std::move(key), std::forward<Build>(build)());
+  }
+
   elicitation_modes client_{};
   bool checked_ = false;
   std::vector<std::string> order_;
@@ -341,10 +357,7 @@ class input_responses {
   // violations' pointers are inside the answer's content ("/postcode").
   template <class Form>
   [[nodiscard]] response<Form> get(std::string_view key) const {
-    if (refused_) return response<Form>(action::cancel, std::nullopt, violation_list({*refused_}));
-    const auto it = responses_.find(key);
-    if (it == responses_.end()) return response<Form>::missing(absent(key));
-    return decode<Form>(*it, options_);
+    return answer<Form>(key, [this](const nlohmann::json& a) { return decode<Form>(a, options_); });
   }
   // The answer under `key` to a form refined at run time, checked against what `f` offers.
   // For 2026-07-28 the server keeps no memory between rounds: it makes the same form again from
@@ -352,13 +365,19 @@ class input_responses {
   // form<Form>::decode does.
   template <class Form>
   [[nodiscard]] response<Form> get(std::string_view key, const form<Form>& f) const {
-    if (refused_) return response<Form>(action::cancel, std::nullopt, violation_list({*refused_}));
-    const auto it = responses_.find(key);
-    if (it == responses_.end()) return response<Form>::missing(absent(key));
-    return f.decode(*it, options_);
+    return answer<Form>(key, [this, &f](const nlohmann::json& a) { return f.decode(a, options_); });
   }
 
  private:
+  // Both get overloads: refused params, a missing key, or the answer `read` decodes.
+  template <class Form, class Read>
+  response<Form> answer(std::string_view key, Read&& read) const {
+    if (refused_) return response<Form>(action::cancel, std::nullopt, violation_list({*refused_}));
+    const auto it = responses_.find(key);
+    if (it == responses_.end()) return response<Form>::missing(absent(key));
+    return std::forward<Read>(read)(*it);
+  }
+
   static violation absent(std::string_view key) {
     return {detail::message("/inputResponses/", detail::pointer_token(key)), "required",
             detail::message("There is no answer for \"", key, "\".")};

@@ -141,7 +141,7 @@ class call {
     asker send = ask_;  // named, not a temporary of the co_await expression (g++-12 mishandles those)
     auto asking = elicit::async_ask<Form>(std::move(send), std::move(message), options);
     elicit::ask_result<Form> asked = co_await std::move(asking);
-    if (asked.outcome() == elicit::outcome::error) throw_client_error(*asked.error());
+    if (asked.outcome() == elicit::outcome::error) throw_client_error(*asked.client_error());
     if (asked.outcome() == elicit::outcome::stopped || asked.outcome() == elicit::outcome::timed_out)
       throw_stopped(*asked.stop_reason());
     co_return asked.answer();

@@ -23,12 +23,13 @@ NAMES = ["foundation", "vocabulary", "model", "declaration", "engine", "API"]
 
 # Public types that describe a value and its faults, and know nothing of a form's description.
 VOCABULARY_HEADERS = {
-    "choice.hpp", "enums.hpp", "formats.hpp", "messages.hpp", "value_as.hpp", "value_type.hpp", "violation.hpp",
+    "answer.hpp", "choice.hpp", "enums.hpp", "formats.hpp", "json_limits.hpp", "messages.hpp", "print.hpp",
+    "result.hpp", "value_as.hpp", "value_type.hpp", "violation.hpp",
 }
 # impl/: a field's description and what a value type means (its traits, its keywords, its
 # violations), which the declaration tier fills in.
 MODEL_HEADERS = {
-    "impl/field_spec.hpp", "impl/keywords.hpp", "impl/limit_words.hpp", "impl/option_index.hpp",
+    "impl/field_spec.hpp", "impl/keywords.hpp", "impl/limits.hpp", "impl/option_index.hpp",
     "impl/reporter.hpp", "impl/value_traits.hpp", "impl/value_view.hpp",
 }
 # Public: what a form's author writes on a member; an annotation's apply() fills a field_spec and
@@ -36,7 +37,7 @@ MODEL_HEADERS = {
 DECLARATION_HEADERS = {"annotations.hpp", "field.hpp"}
 # impl/: what reads a declared form: describes it, checks its rules, reads and writes answers.
 ENGINE_HEADERS = {
-    "impl/describe.hpp", "impl/read_value.hpp", "impl/refinements.hpp", "impl/reply.hpp", "impl/rules.hpp",
+    "impl/decode.hpp", "impl/describe.hpp", "impl/read_value.hpp", "impl/refinements.hpp", "impl/reply.hpp", "impl/rules.hpp",
     "impl/secrets.hpp", "impl/write_value.hpp",
 }
 
