@@ -60,16 +60,23 @@ inline std::shared_ptr<const offered_set> make_offered(std::vector<offer> offers
   set->offers = std::move(offers);
   const std::size_t n = set->offers.size();
   set->entries.reserve(n);
+  bool texts_ok = true;  // every wire value given, every text UTF-8
   for (std::size_t i = 0; i < n; ++i) {
     const offer& o = set->offers[i];
     set->entries.push_back({static_cast<std::int64_t>(i), o.value, o.title});
     set->titled = set->titled || !o.title.empty();
+    texts_ok = texts_ok && !o.value.empty() && is_utf8(o.value) && is_utf8(o.title);
   }
   if (!option_index::fits(n)) {
     set->problem = "offer fewer choices";
     return set;
   }
   set->index = option_index(set->entries.data(), n);
+  // Options that pass options_problem, found without it: the index has found any repeated
+  // wire value, and an entry's value is its position, never repeated. options_problem builds
+  // tables of its own over the options (as costly as the index again), so it runs only to say
+  // which problem there is, and where.
+  if (n != 0 && texts_ok && set->index.repeated() == option_index::none) return set;
   const auto [found, at] = options_problem(set->entries.data(), n);
   if (found == problem::empty_options) set->problem = rule_message(found);
   else if (found == problem::repeated_option_wire)
