@@ -135,7 +135,7 @@ inline std::vector<std::string> lint(const std::vector<form_entry>& forms) {
         out.push_back(where + "neither title nor description; a client will show the bare key");
       if (s.titled()) {
         bool all_same = true;
-        for (const option_info& o : s.options()) all_same = all_same && o.title == o.value;
+        for (const option_view& o : s.options()) all_same = all_same && o.title == o.value;
         if (all_same) out.push_back(where + "a titled choice whose titles equal its values; drop the titles");
       }
     }

@@ -58,15 +58,15 @@ inline constexpr slot_row slot_table[] = {
     {"thu-am", "Thursday 8:00-12:00", true},
 };
 
-inline std::vector<elicit::offer> free_slots() {
-  std::vector<elicit::offer> offers;
+inline std::vector<elicit::choice_option> free_slots() {
+  std::vector<elicit::choice_option> offers;
   for (const slot_row& row : slot_table)
     if (row.free) offers.push_back({row.id, row.label});
   return offers;
 }
 
-inline std::string slot_label(const std::vector<elicit::offer>& slots, const elicit::choice& c) {
-  for (const elicit::offer& o : slots)
+inline std::string slot_label(const std::vector<elicit::choice_option>& slots, const elicit::choice& c) {
+  for (const elicit::choice_option& o : slots)
     if (o.value == c.value) return o.title;
   return c.value;
 }
@@ -112,7 +112,7 @@ booking unanswered(const elicit::ask_result<Form>& r, const std::string& shipmen
 
 // The tool. Its parameters are values: the coroutine outlives the caller's expression. (Each
 // question is built first, then awaited: g++-12 mishandles braced arguments in a co_await.)
-inline elicit::tool<booking> book_shipment(std::string shipment, std::vector<elicit::offer> slots) {
+inline elicit::tool<booking> book_shipment(std::string shipment, std::vector<elicit::choice_option> slots) {
   elicit::question<DeliveryAddress> where("address", fmt::format("Where should shipment {} be delivered?", shipment));
   const auto address = co_await std::move(where);
   if (!address.accepted()) co_return unanswered(address, shipment, "delivery address");

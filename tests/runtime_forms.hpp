@@ -77,7 +77,8 @@ inline elicit::form<Picks> picks_titled() {
 // Untitled options: from a std::vector<std::string>, from plain values, from offers with no title.
 inline elicit::form<Picks> picks_untitled() {
   const std::vector<std::string> colours{"red", "green"};
-  const std::vector<elicit::offer> sizes{elicit::offer("s", ""), elicit::offer("m", ""), elicit::offer("l", "")};
+  const std::vector<elicit::choice_option> sizes{elicit::choice_option("s", ""), elicit::choice_option("m", ""),
+                                                 elicit::choice_option("l", "")};
   elicit::form<Picks> f;
   f.choices(&Picks::one, colours).choices(&Picks::many, {"bug", "docs"}).choices(&Picks::some, sizes);
   return f;

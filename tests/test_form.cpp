@@ -168,7 +168,7 @@ TEST_CASE("form: choices from rows of a table, as {wire, title} pairs", "[form]"
     std::string name;
   };
   const std::vector<Row> table{{17, "elicit"}, {42, "glaze"}, {7, "Zoë \"Z\""}};
-  std::vector<elicit::offer> offers;
+  std::vector<elicit::choice_option> offers;
   for (const Row& r : table) offers.emplace_back("r-" + std::to_string(r.id), r.name);
   elicit::form<rt::SlotPick> f;
   f.choices("slot", offers);
@@ -496,7 +496,8 @@ TEST_CASE("form: a default outside the field's bounds is refused", "[form]") {
 
 TEST_CASE("form: options that are empty, repeated or without a value are refused", "[form]") {
   elicit::form<rt::Picks> f = rt::picks_titled();
-  CHECK_REFUSED(f, f.choices(&rt::Picks::one, std::vector<elicit::offer>{}), "one", "offer at least one choice");
+  CHECK_REFUSED(f, f.choices(&rt::Picks::one, std::vector<elicit::choice_option>{}), "one",
+                "offer at least one choice");
   CHECK_REFUSED(f, f.choices(&rt::Picks::one, std::vector<std::string>{}), "one", "offer at least one choice");
   CHECK_REFUSED(f, f.choices(&rt::Picks::many, {"a", "b", "a"}), "many", repeated_wire + R"( ("a" is offered twice))");
   CHECK_REFUSED(f, f.choices(&rt::Picks::many, {{"a", "A"}, {"a", "Another A"}}), "many", repeated_wire);
@@ -506,7 +507,7 @@ TEST_CASE("form: options that are empty, repeated or without a value are refused
   CHECK_REFUSED(f, f.title(&rt::Picks::one, "\xc3"), "one", "valid UTF-8");
   // The first refusal on a fresh form: the field stays without choices.
   elicit::form<rt::Picks> fresh;
-  CHECK_THROWS_WITH(fresh.choices(&rt::Picks::one, std::vector<elicit::offer>{}), Contains("field \"one\""));
+  CHECK_THROWS_WITH(fresh.choices(&rt::Picks::one, std::vector<elicit::choice_option>{}), Contains("field \"one\""));
   CHECK(fresh.fields()[0].options().empty());
   CHECK_THROWS_WITH(fresh.schema_json(), Contains("field \"one\""));
 }
@@ -523,7 +524,7 @@ TEST_CASE("form: many options are checked and found through their index", "[form
   // Past a few options a pick is found through a hash index: every option is found, and no
   // other text; a repeat is found wherever it lies, and the first problem in the options' order
   // is the one named.
-  std::vector<elicit::offer> many;
+  std::vector<elicit::choice_option> many;
   for (int i = 0; i < 5000; ++i) many.emplace_back(v_of(i), i % 2 == 0 ? "Even" : "");
   elicit::form<rt::Picks> f = rt::picks_titled();
   f.choices(&rt::Picks::many, many);
@@ -543,12 +544,12 @@ TEST_CASE("form: many options are checked and found through their index", "[form
   // Titled when any option is, as with few.
   CHECK(f.schema()["properties"]["many"]["items"].contains("anyOf"));
 
-  std::vector<elicit::offer> repeated = many;
+  std::vector<elicit::choice_option> repeated = many;
   repeated.emplace_back("v4321");
   CHECK_REFUSED(f, f.choices(&rt::Picks::many, repeated), "many", repeated_wire + R"( ("v4321" is offered twice))");
-  repeated.insert(repeated.begin() + 3000, elicit::offer(""));
+  repeated.insert(repeated.begin() + 3000, elicit::choice_option(""));
   CHECK_REFUSED(f, f.choices(&rt::Picks::many, repeated), "many", no_wire + " (option 3001)");
-  repeated.insert(repeated.begin() + 10, elicit::offer("v2"));  // a repeat before the empty value
+  repeated.insert(repeated.begin() + 10, elicit::choice_option("v2"));  // a repeat before the empty value
   CHECK_REFUSED(f, f.choices(&rt::Picks::many, repeated), "many", repeated_wire + R"( ("v2" is offered twice))");
 
   // Refinements after choices() leave the options as they were given, and so does a copy.

@@ -421,7 +421,7 @@ TEST_CASE("a choice refused among 250 options gives a short message and a bounde
 TEST_CASE("150 wrong picks among 10,000 or 100,000 run-time choices give a bounded error") {
   for (const std::size_t options : {std::size_t{10'000}, std::size_t{100'000}}) {
     INFO(options << " options");
-    std::vector<elicit::offer> offered;
+    std::vector<elicit::choice_option> offered;
     for (std::size_t i = 0; i < options; ++i)
       offered.emplace_back("label-" + std::to_string(i), "Label number " + std::to_string(i));
     const auto f = elicit::form<ManyPicks>().choices(&ManyPicks::labels, offered);
@@ -462,7 +462,7 @@ TEST_CASE("150 wrong picks among 10,000 or 100,000 run-time choices give a bound
 TEST_CASE("the -32602 error stays within its bound for any form and any answer") {
   // Options and titles of any length, with control characters; text quoted back full of them.
   const std::string control(40, '\x01');
-  std::vector<elicit::offer> controls;
+  std::vector<elicit::choice_option> controls;
   for (int i = 0; i < 20; ++i) controls.emplace_back(control + std::to_string(i));
   const std::string long_title(20'000, 't');
   const auto f = elicit::form<Worst>()

@@ -104,7 +104,7 @@ TEST_CASE("rules: bounds and keywords, at compile time and at run time", "[rules
 
 TEST_CASE("rules: options, at compile time and at run time", "[rules]") {
   elicit::form<rt::Picks> p;
-  CHECK(refusal([&] { p.choices(&rt::Picks::one, std::vector<elicit::offer>{}); }) ==
+  CHECK(refusal([&] { p.choices(&rt::Picks::one, std::vector<elicit::choice_option>{}); }) ==
         run_time("one", problem::empty_options));
   CHECK(refusal([&] {
           p.choices(&rt::Picks::some, {"x", ""});

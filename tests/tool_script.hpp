@@ -31,7 +31,7 @@ using shipping::ShipmentOptions;
 
 // The carrier's free slots, read by the tool each time it runs.
 struct Carrier {
-  std::vector<elicit::offer> free{{"s-0900", "9:00"}, {"s-0930", "9:30"}};
+  std::vector<elicit::choice_option> free{{"s-0900", "9:00"}, {"s-0930", "9:30"}};
 };
 
 inline std::string word(elicit::outcome o) {

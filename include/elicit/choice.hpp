@@ -10,7 +10,7 @@
 //                .choices(&Pick::labels, {"bug", "docs", "perf"});                // wire values alone
 //
 // Any range of options will do: wire values, {value, title} pairs (a std::map<std::string,
-// std::string>), elicit::offer, or rows of your own with `value` and `title` members.
+// std::string>), elicit::choice_option, or rows of your own with `value` and `title` members.
 //
 // The answer holds the wire value the user picked (`r->repo->value == "r-17"`), checked
 // against the options that form offered. elicit::schema_json<Pick> does not compile: a schema
@@ -33,30 +33,37 @@ struct choice {
 };
 
 // One option of a run-time choice: its wire value, and the label a client shows ("" for none:
-// the client shows the wire value).
-struct offer {
+// the client shows the wire value). An option is named so everywhere: an enum's is option<E>
+// (enums.hpp), a run-time choice's is this, and a field's options read back are option_view
+// (field_info.hpp).
+struct choice_option {
   std::string value;
   std::string title{};
 
-  offer(std::string wire_value) : value(std::move(wire_value)) {}  // NOLINT: a plain value is an offer
-  offer(const char* wire_value) : value(wire_value) {}             // NOLINT
-  offer(std::string wire_value, std::string label) : value(std::move(wire_value)), title(std::move(label)) {}
+  choice_option(std::string wire_value) : value(std::move(wire_value)) {}  // NOLINT: a plain value is an option
+  choice_option(const char* wire_value) : value(wire_value) {}             // NOLINT
+  choice_option(std::string wire_value, std::string label) : value(std::move(wire_value)), title(std::move(label)) {}
   // A {wire value, title} pair: an entry of a std::map<std::string, std::string>, say.
   template <class V, class T>
     requires(std::constructible_from<std::string, const V&>&& std::constructible_from<std::string, const T&>)
-  explicit offer(const std::pair<V, T>& entry) : value(entry.first), title(entry.second) {}
+  explicit choice_option(const std::pair<V, T>& entry) : value(entry.first), title(entry.second) {}
   // A row of the server's own with `value` and `title` members (text, or convertible to it).
   template <class Row>
-    requires(!std::same_as<Row, offer> && requires(const Row& row) {
+    requires(!std::same_as<Row, choice_option> && requires(const Row& row) {
       std::string(row.value);
       std::string(row.title);
     })
-  explicit offer(const Row& row) : value(row.value), title(row.title) {}
+  explicit choice_option(const Row& row) : value(row.value), title(row.title) {}
 };
 
 // What form<F>::choices takes an option from: a wire value, a {value, title} pair, a row with
-// `value` and `title` members, or an offer.
+// `value` and `title` members, or a choice_option.
 template <class T>
-concept offerable = std::constructible_from<offer, const T&>;
+concept option_like = std::constructible_from<choice_option, const T&>;
+
+// The names these had before, kept for one release.
+using offer [[deprecated("renamed elicit::choice_option")]] = choice_option;
+template <class T>
+concept offerable = option_like<T>;  // deprecated: renamed elicit::option_like
 
 }  // namespace elicit

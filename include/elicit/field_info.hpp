@@ -26,11 +26,12 @@
 
 namespace elicit {
 
-// One option of a choice field: its wire value and its label ("" when it has none).
-struct option_info {
+// One option of a choice field, read back: its wire value and its label ("" when it has none).
+struct option_view {
   std::string_view value;
   std::string_view title;
 };
+using option_info [[deprecated("renamed elicit::option_view")]] = option_view;  // kept for one release
 
 // A read-only view of one field. It refers to the description it was made from: the static
 // description of a type (fields<F>(), valid for the whole program), or a form<F> (valid while
@@ -62,8 +63,8 @@ class field_info {
 
   // The options of a choice field, in the order offered; empty for other fields, and for a
   // run-time choice (elicit::choice) until a form gives them.
-  [[nodiscard]] std::vector<option_info> options() const {
-    std::vector<option_info> out;
+  [[nodiscard]] std::vector<option_view> options() const {
+    std::vector<option_view> out;
     out.reserve(s_->option_count);
     for (std::size_t i = 0; i < s_->option_count; ++i) out.push_back({s_->options[i].wire, s_->options[i].title});
     return out;

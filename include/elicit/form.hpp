@@ -113,7 +113,7 @@ class form {
   // given: {wire value, title} pairs, or wire values alone. With any title the field is titled
   // (oneOf / items.anyOf), otherwise plain (enum / items.enum). Refused: a field that is not an
   // elicit::choice, no option, an empty or repeated wire value, a default no longer offered.
-  form& choices(field_ref f, std::vector<offer> options) {
+  form& choices(field_ref f, std::vector<choice_option> options) {
     return refine(f, [&](detail::field_spec& s, detail::refinements& r) {
       if (!s.runtime_options)
         fail(s, "its options are fixed at compile time; only an elicit::choice field takes choices()");
@@ -121,15 +121,15 @@ class form {
     });
   }
   // The same from any range of wire values, {value, title} pairs (a std::map's entries) or rows
-  // with `value` and `title` members (elicit::offerable).
+  // with `value` and `title` members (elicit::option_like).
   template <std::ranges::input_range R>
   form& choices(field_ref f, const R& options) {
     using item = std::remove_cvref_t<std::ranges::range_reference_t<const R&>>;
-    static_assert(offerable<item>,
+    static_assert(option_like<item>,
                   "elicit::form::choices: give the options as wire values (text), {value, title} pairs, "
-                  "elicit::offer, or rows with `value` and `title` members");
-    if constexpr (offerable<item>) {
-      std::vector<offer> list;
+                  "elicit::choice_option, or rows with `value` and `title` members");
+    if constexpr (option_like<item>) {
+      std::vector<choice_option> list;
       if constexpr (std::ranges::sized_range<const R&>) list.reserve(std::ranges::size(options));
       for (const auto& o : options) list.emplace_back(o);
       return choices(f, std::move(list));

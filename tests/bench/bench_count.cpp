@@ -67,7 +67,7 @@ constexpr answer answers[] = {
 volatile unsigned calls = 0;  // keeps `measured` a function of its own (not folded into `warm_up`)
 
 // A fresh form given the options, then destroyed with them: as choices/N/offer times it.
-void offer(std::vector<elicit::offer>& options) {
+void offer(std::vector<elicit::choice_option>& options) {
   elicit::form<ManyChoices> g;
   g.choices(&ManyChoices::labels, std::move(options));
   asm volatile("" : : "r"(&g) : "memory");
@@ -111,11 +111,11 @@ void run(Work work, int reps) {
 int main(int argc, char** argv) {
   if (argc == 4 && std::string_view(argv[1]) == "choices") {
     const std::size_t n = std::strtoul(argv[2], nullptr, 10);
-    std::vector<elicit::offer> options;
+    std::vector<elicit::choice_option> options;
     options.reserve(n);
     for (std::size_t i = 0; i < n; ++i)
       options.emplace_back("label-" + std::to_string(i), "Label " + std::to_string(i));
-    std::vector<elicit::offer> copy;
+    std::vector<elicit::choice_option> copy;
     // The copy is made in `run`'s loop, outside `measured`: only offer() is counted.
     const int reps = std::atoi(argv[3]);
     const auto once = [&] { offer(copy); };

@@ -319,8 +319,8 @@ struct ManyChoices {
   elicit::field<elicit::choice, elicit::title<"Owner">> owner;
 };
 
-std::vector<elicit::offer> many_offers(std::size_t n) {
-  std::vector<elicit::offer> offers;
+std::vector<elicit::choice_option> many_offers(std::size_t n) {
+  std::vector<elicit::choice_option> offers;
   offers.reserve(n);
   for (std::size_t i = 0; i < n; ++i) offers.emplace_back("label-" + std::to_string(i), "Label " + std::to_string(i));
   return offers;
@@ -338,7 +338,7 @@ std::string many_picks(std::size_t options, bool wrong) {
   return text + "}}";
 }
 
-elicit::form<ManyChoices> many_form(const std::vector<elicit::offer>& offers) {
+elicit::form<ManyChoices> many_form(const std::vector<elicit::choice_option>& offers) {
   elicit::form<ManyChoices> f;
   f.choices(&ManyChoices::labels, offers).choices(&ManyChoices::owner, {"label-0", "label-1"});
   return f;
@@ -380,7 +380,7 @@ void check_choices(const std::string& valid, const std::string& wrong, const eli
 
 void register_choices(std::size_t n) {
   const std::string prefix = "choices/" + std::to_string(n) + "/";
-  auto offers = std::make_shared<const std::vector<elicit::offer>>(many_offers(n));
+  auto offers = std::make_shared<const std::vector<elicit::choice_option>>(many_offers(n));
   auto valid = std::make_shared<const std::string>(many_picks(n, false));
   auto wrong = std::make_shared<const std::string>(many_picks(n, true));
   auto f = std::make_shared<const elicit::form<ManyChoices>>(many_form(*offers));
@@ -389,7 +389,7 @@ void register_choices(std::size_t n) {
   benchmark::RegisterBenchmark((prefix + "offer").c_str(), [offers](benchmark::State& state) {
     for (auto _ : state) {
       state.PauseTiming();
-      std::vector<elicit::offer> copy = *offers;
+      std::vector<elicit::choice_option> copy = *offers;
       elicit::form<ManyChoices> g;
       state.ResumeTiming();
       g.choices(&ManyChoices::labels, std::move(copy));
@@ -417,7 +417,7 @@ void register_choices(std::size_t n) {
   benchmark::RegisterBenchmark((prefix + "all").c_str(), [offers, valid](benchmark::State& state) {
     for (auto _ : state) {
       state.PauseTiming();
-      std::vector<elicit::offer> copy = *offers;
+      std::vector<elicit::choice_option> copy = *offers;
       state.ResumeTiming();
       elicit::form<ManyChoices> g;
       g.choices(&ManyChoices::labels, std::move(copy)).choices(&ManyChoices::owner, {"label-0", "label-1"});

@@ -1,8 +1,8 @@
-// form<F>::choices takes wire values, {value, title} pairs, elicit::offer, or rows with `value`
+// form<F>::choices takes wire values, {value, title} pairs, elicit::choice_option, or rows with `value`
 // and `title` members: a range of anything else is refused with one message saying what to
 // give, not a concept error that lists every overload.
-// expect: elicit::form::choices: give the options as wire values (text), {value, title} pairs, elicit::offer, or rows
-// with `value` and `title` members
+// expect: elicit::form::choices: give the options as wire values (text), {value, title} pairs, elicit::choice_option,
+// or rows with `value` and `title` members
 #include <elicit/form.hpp>
 
 #include <string>

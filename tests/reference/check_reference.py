@@ -45,7 +45,7 @@ def strip(text):
 DECL = [
     re.compile(r"\b(?:class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)\s*(?:final\s*)?(?:[:{]|$)"),
     re.compile(r"\benum\s+(?:class|struct)\s+([A-Za-z_]\w*)"),
-    re.compile(r"\busing\s+([A-Za-z_]\w*)\s*="),
+    re.compile(r"\busing\s+([A-Za-z_]\w*)\s*(?:\[\[[^\]]*\]\]\s*)?="),  # an alias, deprecated or not
     re.compile(r"\bconcept\s+([A-Za-z_]\w*)\s*="),
 ]
 FUNC = re.compile(r"(?:operator\s*[^\s(]+|[A-Za-z_]\w*)\s*\($")

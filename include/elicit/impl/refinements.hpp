@@ -35,7 +35,7 @@ namespace elicit::detail {
 // Made once per choices() and never changed, so that every copy of a form, and every later
 // refinement, shares it as it is: nothing is copied, rebuilt or checked again.
 struct offered_set {
-  std::vector<offer> offers;
+  std::vector<choice_option> offers;
   std::vector<enum_entry> entries;
   option_index index;
   bool titled = false;
@@ -55,14 +55,14 @@ inline std::string rule_message(problem p, std::string_view detail = {}) {
 // The options, checked by the rule elicit_options meets at compile time (options_problem):
 // none, an empty or repeated wire value, text that is not UTF-8 (the first of these, in the
 // options' order). Linear in the options. Throws std::bad_alloc.
-inline std::shared_ptr<const offered_set> make_offered(std::vector<offer> offers) {
+inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option> offers) {
   auto set = std::make_shared<offered_set>();
   set->offers = std::move(offers);
   const std::size_t n = set->offers.size();
   set->entries.reserve(n);
   bool texts_ok = true;  // every wire value given, every text UTF-8
   for (std::size_t i = 0; i < n; ++i) {
-    const offer& o = set->offers[i];
+    const choice_option& o = set->offers[i];
     set->entries.push_back({static_cast<std::int64_t>(i), o.value, o.title});
     set->titled = set->titled || !o.title.empty();
     texts_ok = texts_ok && !o.value.empty() && is_utf8(o.value) && is_utf8(o.title);
