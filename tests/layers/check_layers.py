@@ -34,7 +34,7 @@ MODEL_HEADERS = {
 }
 # Public: what a form's author writes on a member; an annotation's apply() fills a field_spec and
 # a field starts from its default as the value's traits read it.
-DECLARATION_HEADERS = {"annotations.hpp", "field.hpp"}
+DECLARATION_HEADERS = {"annotations.hpp", "field.hpp", "impl/field_parts.hpp"}
 # impl/: what reads a declared form: describes it, checks its rules, reads and writes answers.
 ENGINE_HEADERS = {
     "impl/decode.hpp", "impl/describe.hpp", "impl/read_value.hpp", "impl/refinements.hpp", "impl/reply.hpp", "impl/rules.hpp",
