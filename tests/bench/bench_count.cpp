@@ -6,6 +6,8 @@
 //   bench_count decode ANSWER text|json REPS
 //                                         decode<Form> of one of bench_runtime's answers (e.g.
 //                                         shipment_invalid), from its text or parsed
+//   bench_count print ANSWER text|json    the violations that decode gives, one a line, to
+//                                         check that a change to their writing keeps every byte
 //
 //   valgrind --tool=callgrind '--toggle-collect=measured*' bench_count choices 100000 3
 //
@@ -101,8 +103,26 @@ void run(Work work, int reps) {
   for (int i = 0; i < reps; ++i) measured(work);
 }
 
+template <class In>
+void print(int form, const In& in) {
+  const auto one = [&]<class Form>(Form*) {
+    auto r = elicit::decode<Form>(in);
+    const elicit::violation_list& list = r.violations();
+    std::printf("%zu listed, %zu reported, cost %zu\n", list.size(), list.total(), list.cost());
+    for (const elicit::violation_view v : list)
+      std::printf("[%.*s] [%.*s] [%.*s] [%.*s]\n", static_cast<int>(v.pointer.size()), v.pointer.data(),
+                  static_cast<int>(v.keyword.size()), v.keyword.data(), static_cast<int>(v.message.size()),
+                  v.message.data(), static_cast<int>(v.params.size()), v.params.data());
+  };
+  if (form == 0) return one(static_cast<shipping::Contact*>(nullptr));
+  if (form == 1) return one(static_cast<shipping::ShipmentOptions*>(nullptr));
+  return one(static_cast<bench::Order*>(nullptr));
+}
+
 [[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: bench_count choices N REPS | bench_count decode ANSWER text|json REPS\n");
+  std::fprintf(stderr,
+               "usage: bench_count choices N REPS | bench_count decode ANSWER text|json REPS"
+               " | bench_count print ANSWER text|json\n");
   std::exit(2);
 }
 
@@ -126,6 +146,16 @@ int main(int argc, char** argv) {
       measured(once);
     }
     std::printf("choices() of %zu options, %d counted calls\n", n, reps);
+    return 0;
+  }
+  if (argc == 4 && std::string_view(argv[1]) == "print") {
+    const answer* a = nullptr;
+    for (const answer& x : answers)
+      if (x.name == argv[2]) a = &x;
+    const std::string_view from = argv[3];
+    if (a == nullptr || (from != "text" && from != "json")) usage();
+    if (from == "json") print(a->form, nlohmann::json::parse(a->text));
+    else print(a->form, a->text);
     return 0;
   }
   if (argc == 5 && std::string_view(argv[1]) == "decode") {

@@ -21,7 +21,18 @@ inline bool needs_escaping(std::string_view token) noexcept {
     return ((((tilde - ones) & ~tilde) | ((slash - ones) & ~slash)) & highs) != 0;
   };
   const std::size_t n = token.size();
-  if (n < 8) return std::any_of(token.begin(), token.end(), [](char c) { return c == '~' || c == '/'; });
+  if (n < 8) {
+    if (n < 4) return std::any_of(token.begin(), token.end(), [](char c) { return c == '~' || c == '/'; });
+    // Four to seven bytes (most names): the first four and the last four, as two words.
+    constexpr std::uint32_t ones32 = 0x01010101u, highs32 = 0x80808080u;
+    const auto special32 = [](const char* p) {
+      std::uint32_t w = 0;
+      std::memcpy(&w, p, 4);
+      const std::uint32_t tilde = w ^ (ones32 * '~'), slash = w ^ (ones32 * '/');
+      return ((((tilde - ones32) & ~tilde) | ((slash - ones32) & ~slash)) & highs32) != 0;
+    };
+    return special32(token.data()) || special32(token.data() + n - 4);
+  }
   for (std::size_t i = 0; i + 8 < n; i += 8)
     if (special(token.data() + i)) return true;
   return special(token.data() + n - 8);

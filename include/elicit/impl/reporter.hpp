@@ -175,10 +175,13 @@ struct choice_params {
     std::size_t listed = 0, spent = 0;
     for (; listed < most; ++listed) {
       const std::string_view wire = s.options[listed].wire;
-      spent += json_escaped_size(wire) + 3;
+      const std::size_t escaped = json_escaped_size(wire);
+      spent += escaped + 3;
       if (spent > max_bytes) break;
       if (listed != 0) out.put(',');
-      write_string(out, wire);
+      // Its size as JSON is its size: nothing to escape, written whole without a second look.
+      if (escaped == wire.size()) put_quoted(out, wire);
+      else write_string(out, wire);
     }
     out.put(R"(],"more":)");
     write_unsigned(out, s.option_count - listed);
@@ -187,6 +190,12 @@ struct choice_params {
   }
 
  private:
+  template <class Sink>
+  static void put_quoted(Sink& out, std::string_view plain) {
+    out.put('"');
+    out.put(plain);
+    out.put('"');
+  }
   template <class Sink>
   void write_got(Sink& out) const {
     switch (got.kind()) {
