@@ -2,6 +2,7 @@
 // Pointer, and `described` says what a JSON value is in a message ("the text \"abc\"").
 #pragma once
 
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/json_pointer.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
