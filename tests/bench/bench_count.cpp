@@ -13,6 +13,7 @@
 //
 // One call is made before the counted ones (what is built at a form's first answer is not a cost
 // per answer); the counted function is `measured`, so Collected / REPS is the cost of one call.
+#include "bench_answers.hpp"
 #include "bench_forms.hpp"
 #include "forms.hpp"  // samples/forms.hpp: shipping::ShipmentOptions, Contact
 
@@ -21,8 +22,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -32,39 +36,31 @@ struct ManyChoices {  // as bench_runtime's
   elicit::field<elicit::choice, elicit::title<"Owner">> owner;
 };
 
-// bench_runtime's answers, by name.
-struct answer {
-  std::string_view name;
+// One of bench_runtime's answers (bench_answers.hpp), by name: the form's, then the kind
+// ("contact_invalid", "order_all_invalid").
+struct named_answer {
   std::string_view text;
   int form;  // 0: Contact, 1: ShipmentOptions, 2: Order
 };
-constexpr answer answers[] = {
-    {"contact_valid",
-     R"({"action":"accept","content":{"name":"Ada Lovelace","email":"ada@example.com","not_before":"2025-03-14"}})", 0},
-    {"contact_invalid",
-     R"({"action":"accept","content":{"name":"","email":"ada.example.com","not_before":"2025-02-30"}})", 0},
-    {"shipment_valid",
-     R"({"action":"accept","content":{"country_code":"FR","insured_value_gbp":250,"signature_required":true}})", 1},
-    {"shipment_invalid",
-     R"({"action":"accept","content":{"country_code":"US","insured_value_gbp":9000,"signature_required":"yes"}})", 1},
-    {"order_valid",
-     R"({"action":"accept","content":{"newsletter":false,"quantity":3,"account_id":1234567890123,)"
-     R"("weight_kg":2.5,"name":"Zoë Müller","email":"zoe@example.com","website":"https://example.com/shop",)"
-     R"("ship_on":"2025-03-14","deliver_after":"2025-03-15T09:30:00+01:00","speed":"express",)"
-     R"("ribbon":"#00FF00","extras":["gift_wrap","fragile"]}})",
-     2},
-    {"order_invalid",
-     R"({"action":"accept","content":{"newsletter":false,"quantity":0,"account_id":1234567890123,)"
-     R"("weight_kg":"heavy","name":"Zoë Müller","email":"zoe at example.com","website":"https://example.com/shop",)"
-     R"("ship_on":"2025-02-30","deliver_after":"2025-03-15T09:30:00+01:00","speed":"express",)"
-     R"("ribbon":"#123456","extras":["gift_wrap","fragile"]}})",
-     2},
-    {"order_all_invalid",
-     R"({"action":"accept","content":{"newsletter":"no","quantity":0,"account_id":0,)"
-     R"("weight_kg":"heavy","name":"","email":"zoe at example.com","website":"example",)"
-     R"("ship_on":"2025-02-30","deliver_after":"tomorrow","speed":"warp",)"
-     R"("ribbon":"#123456","extras":"all"}})",
-     2}};
+std::optional<named_answer> find_answer(std::string_view name) {
+  const std::pair<std::string_view, std::span<const bench::answer>> forms[] = {
+      {"contact_", bench::contact_answers}, {"shipment_", bench::shipment_answers}, {"order_", bench::order_answers}};
+  for (int form = 0; form < 3; ++form) {
+    const auto& [prefix, list] = forms[form];
+    if (!name.starts_with(prefix)) continue;
+    for (const bench::answer& a : list)
+      if (name.substr(prefix.size()) == a.kind) return named_answer{a.text, form};
+  }
+  return std::nullopt;
+}
+
+// `work` called with a null pointer of form number `form`'s type.
+template <class Work>
+auto with_form(int form, Work&& work) {
+  if (form == 0) return work(static_cast<shipping::Contact*>(nullptr));
+  if (form == 1) return work(static_cast<shipping::ShipmentOptions*>(nullptr));
+  return work(static_cast<bench::Order*>(nullptr));
+}
 
 volatile unsigned calls = 0;  // keeps `measured` a function of its own (not folded into `warm_up`)
 
@@ -77,14 +73,11 @@ void offer(std::vector<elicit::choice_option>& options) {
 
 template <class In>
 std::size_t decode(int form, const In& in) {
-  const auto one = [&]<class Form>(Form*) {
+  return with_form(form, [&]<class Form>(Form*) {
     auto r = elicit::decode<Form>(in);
     asm volatile("" : : "r"(&r) : "memory");
     return r.violations().size();
-  };
-  if (form == 0) return one(static_cast<shipping::Contact*>(nullptr));
-  if (form == 1) return one(static_cast<shipping::ShipmentOptions*>(nullptr));
-  return one(static_cast<bench::Order*>(nullptr));
+  });
 }
 
 template <class Work>
@@ -105,7 +98,7 @@ void run(Work work, int reps) {
 
 template <class In>
 void print(int form, const In& in) {
-  const auto one = [&]<class Form>(Form*) {
+  with_form(form, [&]<class Form>(Form*) {
     auto r = elicit::decode<Form>(in);
     const elicit::violation_list& list = r.violations();
     std::printf("%zu listed, %zu reported, cost %zu\n", list.size(), list.total(), list.cost());
@@ -113,10 +106,7 @@ void print(int form, const In& in) {
       std::printf("[%.*s] [%.*s] [%.*s] [%.*s]\n", static_cast<int>(v.pointer.size()), v.pointer.data(),
                   static_cast<int>(v.keyword.size()), v.keyword.data(), static_cast<int>(v.message.size()),
                   v.message.data(), static_cast<int>(v.params.size()), v.params.data());
-  };
-  if (form == 0) return one(static_cast<shipping::Contact*>(nullptr));
-  if (form == 1) return one(static_cast<shipping::ShipmentOptions*>(nullptr));
-  return one(static_cast<bench::Order*>(nullptr));
+  });
 }
 
 [[noreturn]] void usage() {
@@ -124,6 +114,13 @@ void print(int form, const In& in) {
                "usage: bench_count choices N REPS | bench_count decode ANSWER text|json REPS"
                " | bench_count print ANSWER text|json\n");
   std::exit(2);
+}
+
+// The answer named `name`, read from `from` ("text" or "json"), or the usage.
+named_answer answer_or_usage(std::string_view name, std::string_view from) {
+  const std::optional<named_answer> a = find_answer(name);
+  if (!a || (from != "text" && from != "json")) usage();
+  return *a;
 }
 
 }  // namespace
@@ -149,28 +146,20 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc == 4 && std::string_view(argv[1]) == "print") {
-    const answer* a = nullptr;
-    for (const answer& x : answers)
-      if (x.name == argv[2]) a = &x;
-    const std::string_view from = argv[3];
-    if (a == nullptr || (from != "text" && from != "json")) usage();
-    if (from == "json") print(a->form, nlohmann::json::parse(a->text));
-    else print(a->form, a->text);
+    const named_answer a = answer_or_usage(argv[2], argv[3]);
+    if (std::string_view(argv[3]) == "json") print(a.form, nlohmann::json::parse(a.text));
+    else print(a.form, a.text);
     return 0;
   }
   if (argc == 5 && std::string_view(argv[1]) == "decode") {
-    const answer* a = nullptr;
-    for (const answer& x : answers)
-      if (x.name == argv[2]) a = &x;
-    const std::string_view from = argv[3];
-    if (a == nullptr || (from != "text" && from != "json")) usage();
+    const named_answer a = answer_or_usage(argv[2], argv[3]);
     const int reps = std::atoi(argv[4]);
     std::size_t violations = 0;
-    if (from == "json") {
-      const nlohmann::json parsed = nlohmann::json::parse(a->text);
-      run([&] { violations = decode(a->form, parsed); }, reps);
+    if (std::string_view(argv[3]) == "json") {
+      const nlohmann::json parsed = nlohmann::json::parse(a.text);
+      run([&] { violations = decode(a.form, parsed); }, reps);
     } else {
-      run([&] { violations = decode(a->form, a->text); }, reps);
+      run([&] { violations = decode(a.form, a.text); }, reps);
     }
     std::printf("decode of %s from %s: %zu violations, %d counted calls\n", argv[2], argv[3], violations, reps);
     return 0;

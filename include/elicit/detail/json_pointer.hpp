@@ -9,33 +9,28 @@
 
 namespace elicit::detail {
 
-// Whether `token` holds "~" or "/", eight bytes at a time (a byte of a word XOR the character
-// is zero exactly where the word holds it; the last word overlaps the one before): names are
-// short, and this is cheaper than two memchr calls or two comparisons per byte.
+// Whether the word of `Word`'s size at `p` holds "~" or "/": a byte of the word XOR the
+// character is zero exactly where the word holds it.
+template <class Word>
+bool word_needs_escaping(const char* p) noexcept {
+  constexpr Word ones = static_cast<Word>(~Word{0}) / 255, highs = ones * 0x80;
+  Word w = 0;
+  std::memcpy(&w, p, sizeof(Word));
+  const Word tilde = w ^ (ones * '~'), slash = w ^ (ones * '/');
+  return ((((tilde - ones) & ~tilde) | ((slash - ones) & ~slash)) & highs) != 0;
+}
+
+// Whether `token` holds "~" or "/", eight bytes at a time (the last word overlaps the one
+// before; four to seven bytes, most names, as two four-byte words): names are short, and this
+// is cheaper than two memchr calls or two comparisons per byte.
 inline bool needs_escaping(std::string_view token) noexcept {
-  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  const auto special = [](const char* p) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, p, 8);
-    const std::uint64_t tilde = w ^ (ones * '~'), slash = w ^ (ones * '/');
-    return ((((tilde - ones) & ~tilde) | ((slash - ones) & ~slash)) & highs) != 0;
-  };
   const std::size_t n = token.size();
-  if (n < 8) {
-    if (n < 4) return std::any_of(token.begin(), token.end(), [](char c) { return c == '~' || c == '/'; });
-    // Four to seven bytes (most names): the first four and the last four, as two words.
-    constexpr std::uint32_t ones32 = 0x01010101u, highs32 = 0x80808080u;
-    const auto special32 = [](const char* p) {
-      std::uint32_t w = 0;
-      std::memcpy(&w, p, 4);
-      const std::uint32_t tilde = w ^ (ones32 * '~'), slash = w ^ (ones32 * '/');
-      return ((((tilde - ones32) & ~tilde) | ((slash - ones32) & ~slash)) & highs32) != 0;
-    };
-    return special32(token.data()) || special32(token.data() + n - 4);
-  }
+  if (n < 4) return std::any_of(token.begin(), token.end(), [](char c) { return c == '~' || c == '/'; });
+  if (n < 8)
+    return word_needs_escaping<std::uint32_t>(token.data()) || word_needs_escaping<std::uint32_t>(token.data() + n - 4);
   for (std::size_t i = 0; i + 8 < n; i += 8)
-    if (special(token.data() + i)) return true;
-  return special(token.data() + n - 8);
+    if (word_needs_escaping<std::uint64_t>(token.data() + i)) return true;
+  return word_needs_escaping<std::uint64_t>(token.data() + n - 8);
 }
 
 // `token` escaped, into a message sink (detail/message.hpp); a name without "~" or "/", nearly

@@ -48,6 +48,15 @@ constexpr bool plain_in_json(std::string_view text) noexcept {
   return true;
 }
 
+// A JSON string literal of a text known to have nothing to escape (plain_in_json): its quotes
+// around it.
+template <class Sink>
+constexpr void write_plain_string(Sink& out, std::string_view plain) {
+  out.put('"');
+  out.put(plain);
+  out.put('"');
+}
+
 // A JSON string literal: quotes, backslashes and control characters escaped; the rest (valid
 // UTF-8, checked by the rules) kept as it is.
 // A text with nothing to escape (nearly every one) goes to the sink whole: at compile time a
@@ -56,12 +65,8 @@ constexpr bool plain_in_json(std::string_view text) noexcept {
 template <class Sink>
 constexpr void write_string(Sink& out, std::string_view text) {
   constexpr char hex[] = "0123456789abcdef";
+  if (plain_in_json(text)) return write_plain_string(out, text);
   out.put('"');
-  if (plain_in_json(text)) {
-    out.put(text);
-    out.put('"');
-    return;
-  }
   for (char c : text) {
     switch (c) {
       case '"': out.put("\\\""); break;

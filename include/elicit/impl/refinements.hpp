@@ -65,7 +65,7 @@ inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option
     const choice_option& o = set->offers[i];
     set->entries.push_back({static_cast<std::int64_t>(i), o.value, o.title});
     set->titled = set->titled || !o.title.empty();
-    texts_ok = texts_ok && !o.value.empty() && is_utf8(o.value) && is_utf8(o.title);
+    texts_ok = texts_ok && option_text_problem(set->entries.back()) == problem::none;
   }
   if (!option_index::fits(n)) {
     set->problem = "offer fewer choices";

@@ -181,7 +181,7 @@ struct choice_params {
       if (spent > max_bytes) break;
       if (listed != 0) out.put(',');
       // Its size as JSON is its size: nothing to escape, written whole without a second look.
-      if (escaped == wire.size()) put_quoted(out, wire);
+      if (escaped == wire.size()) write_plain_string(out, wire);
       else write_string(out, wire);
     }
     out.put(R"(],"more":)");
@@ -191,12 +191,6 @@ struct choice_params {
   }
 
  private:
-  template <class Sink>
-  static void put_quoted(Sink& out, std::string_view plain) {
-    out.put('"');
-    out.put(plain);
-    out.put('"');
-  }
   template <class Sink>
   void write_got(Sink& out) const {
     switch (got.kind()) {

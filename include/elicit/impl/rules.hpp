@@ -262,13 +262,20 @@ struct option_problem {
   problem found = problem::none;
   std::size_t at = 0;
 };
+
+// One option's own texts: a wire value given, and UTF-8 (what options_problem asks of each
+// option before it looks for repeats; make_offered asks it alone, its index finding repeats).
+constexpr problem option_text_problem(const enum_entry& o) {
+  if (o.wire.empty()) return problem::option_without_wire;
+  if (!is_utf8(o.wire) || !is_utf8(o.title)) return problem::text_not_utf8;
+  return problem::none;
+}
+
 constexpr option_problem options_problem(const enum_entry* options, std::size_t count) {
   if (count == 0) return {problem::empty_options};
   seen_options seen(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const enum_entry& o = options[i];
-    if (o.wire.empty()) return {problem::option_without_wire, i};
-    if (!is_utf8(o.wire) || !is_utf8(o.title)) return {problem::text_not_utf8, i};
+    if (const problem p = option_text_problem(options[i]); p != problem::none) return {p, i};
     if (!seen.add_wire(options, i)) return {problem::repeated_option_wire, i};
     if (!seen.add_value(options, i)) return {problem::repeated_option_value, i};
   }
