@@ -12,11 +12,16 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
+#include <vector>
 
 using nlohmann::json;
 
@@ -251,4 +256,89 @@ TEST_CASE("every integer type's edges hold, from text and from a parsed value") 
     CHECK(elicit::decode<One<std::int64_t>>(answer).violations()[0].keyword == "minimum");
     CHECK(elicit::decode<One<std::int64_t>>(json::parse(answer)).violations()[0].keyword == "minimum");
   }
+}
+
+namespace {
+
+// `count` copies of `item` in a list, as text: [item,item,...].
+std::string list_of(std::string_view item, std::size_t count) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i != 0) text += ',';
+    text += item;
+  }
+  return text + "]";
+}
+
+// One object of `count` keys, as text: {"k0":0,"k1":1,...}.
+std::string keys_of(std::size_t count) {
+  std::string text = "{";
+  for (std::size_t i = 0; i < count; ++i) text += (i != 0 ? ",\"k" : "\"k") + std::to_string(i) + "\":0";
+  return text + "}";
+}
+
+// The fastest of five parses of `text`, in seconds: a scheduler's pause in one does not count.
+double parse_seconds(const std::string& text) {
+  double best = 1e9;
+  for (int run = 0; run < 5; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto parsed = elicit::parse_json(text, {.max_bytes = 64 << 20, .max_values = std::size_t{1} << 30});
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    REQUIRE(parsed);
+    best = std::min(best, took.count());
+  }
+  return best;
+}
+
+}  // namespace
+
+// Issue #44: a parser callback that rescanned a list after each object in it made 1 MiB of
+// `[{},{},...]` cost 40 s. Ten times the values must cost about ten times the time (at most
+// 15: a quadratic parse gives 100), for every shape a client can send.
+TEST_CASE("parse_json is linear in the number of values, whatever their shape") {
+  const std::size_t few = 10'000, many = 10 * few;
+  const std::vector<std::pair<std::string, std::function<std::string(std::size_t)>>> shapes{
+      {"a list of empty objects", [](std::size_t n) { return list_of("{}", n); }},
+      {"a list of empty lists", [](std::size_t n) { return list_of("[]", n); }},
+      {"a list of objects of one key", [](std::size_t n) { return list_of(R"({"a":{}})", n); }},
+      {"a flat list of numbers", [](std::size_t n) { return list_of("1", n); }},
+      {"an object of many keys", [](std::size_t n) { return keys_of(n); }},
+  };
+  for (const auto& [name, make] : shapes) {
+    INFO(name);
+    const double small = parse_seconds(make(few)), large = parse_seconds(make(many));
+    INFO(few << " values: " << small * 1e3 << " ms, " << many << " values: " << large * 1e3 << " ms");
+    // A floor of 2 ms under the small parse: a pause of the scheduler in a 100,000-value parse
+    // (a few ms) is not a failure, while the quadratic parse took 17 s there.
+    CHECK(large <= 15 * std::max(small, 2e-3));
+  }
+}
+
+TEST_CASE("parse_json builds the value nlohmann::json::parse builds") {
+  for (const std::string text :
+       {R"({"a":[1,2.5,-3,true,false,null,"x",{},[]],"b":{"c":{"d":[[]]}},"a2":18446744073709551615})",
+        R"([{},{"k":1,"k":2},[{}],"\u00e9"])", R"("text")", "12", "[]", "{}"}) {
+    INFO(text);
+    const auto parsed = elicit::parse_json(text);
+    REQUIRE(parsed);
+    CHECK(*parsed == json::parse(text));
+  }
+  CHECK(elicit::parse_json("[1,]").error()->message == "The text is not valid JSON (at byte 4).");
+  CHECK(elicit::parse_json("[1] 2").error()->keyword == "json");
+  CHECK(elicit::parse_json("").error()->keyword == "json");
+}
+
+TEST_CASE("parse_json builds at most max_values values") {
+  const std::string four_mib = list_of("1", (2 << 20) - 1);  // two million values in 4 MiB
+  const auto parsed = elicit::parse_json(four_mib, {.max_bytes = 4 << 20});
+  REQUIRE_FALSE(parsed);
+  CHECK(parsed.error()->keyword == "maxValues");
+  CHECK(parsed.error()->message ==
+        "The JSON holds more than 65536 values (lists, objects, items and members), more than this server reads.");
+  // The list itself counts one: 65,535 items fit, one more does not.
+  CHECK(elicit::parse_json(list_of("{}", (1 << 16) - 1)));
+  CHECK(elicit::parse_json(list_of("{}", 1 << 16)).error()->keyword == "maxValues");
+  CHECK(elicit::parse_json(keys_of(9), {.max_values = 10}));
+  CHECK(elicit::parse_json(keys_of(10), {.max_values = 10}).error()->keyword == "maxValues");
+  CHECK(elicit::parse_json("[[[1]]]", {.max_depth = 2}).error()->keyword == "maxDepth");
 }

@@ -11,6 +11,7 @@
 //   handle(request.value());
 #pragma once
 
+#include <elicit/detail/json_builder.hpp>
 #include <elicit/detail/maybe_value.hpp>
 #include <elicit/impl/limits.hpp>
 #include <elicit/json_limits.hpp>
@@ -54,7 +55,7 @@ class parsed_json {
   }
   const nlohmann::json& operator*() const& { return value(); }
   const nlohmann::json* operator->() const { return &value(); }
-  // Why the text was refused: keyword "maxBytes", "maxDepth" or "json". Empty when it was not.
+  // Why the text was refused: keyword "maxBytes", "maxDepth", "maxValues" or "json". Empty when it was not.
   [[nodiscard]] const std::optional<violation>& error() const noexcept { return error_; }
 
  private:
@@ -65,34 +66,25 @@ class parsed_json {
 };
 
 // Parses `text` as nlohmann::json::parse would, within `limits`: longer text is refused
-// unread, and a list or object that opens deeper than max_depth stops the parse at once, so
-// that no value deeper than the limit is ever built. Never throws but std::bad_alloc. The
-// parser's own messages, which may quote bytes that are not UTF-8, are replaced by the byte
-// position, so that the error can always be sent on as JSON. (A template only so that the
-// parser is compiled where parse_json is called, not in every file that includes this header:
-// call it as parse_json(text, limits).)
+// unread, and a list or object that opens deeper than max_depth, or a value past the first
+// max_values, stops the parse at once, so that no value beyond the limits is ever built. Linear in the text's length,
+// whatever its shape (detail/json_builder.hpp says why that needs a builder of elicit's own). Never throws but
+// std::bad_alloc. The parser's own messages, which may quote bytes that are not UTF-8, are replaced by the byte
+// position, so that the error can always be sent on as JSON. (A template only so that the parser is compiled where
+// parse_json is called, not in every file that includes this header: call it as parse_json(text, limits).)
 template <class Json = nlohmann::json>
 [[nodiscard]] parsed_json parse_json(std::string_view text, const json_limits& limits = {}) {
   static_assert(std::is_same_v<Json, nlohmann::json>, "elicit::parse_json parses into nlohmann::json");
   if (auto refused = detail::text_limits(text, limits)) return parsed_json(std::move(*refused));
-  // depth counts the containers around the one being opened; the result itself is at 0.
-  using event_t = typename Json::parse_event_t;
-  const auto bounded = [&](int depth, event_t event, Json& /*parsed*/) {
-    if ((event == event_t::object_start || event == event_t::array_start) &&
-        static_cast<std::size_t>(depth) >= limits.max_depth) {
-      throw std::length_error("too deep");  // stops the parser; caught below
-    }
-    return true;
-  };
-  try {
-    return parsed_json(Json::parse(text, bounded));
-  } catch (const std::length_error&) {
-  } catch (const typename Json::parse_error& e) {
-    return parsed_json(detail::not_json("text", e.byte));
-  } catch (const typename Json::out_of_range&) {
-    return parsed_json(detail::number_too_large("text"));
+  Json value;
+  detail::json_builder<Json> builder(value, limits.max_depth, limits.max_values);
+  if (Json::sax_parse(text, &builder)) return parsed_json(std::move(value));
+  switch (builder.refusal()) {
+    case detail::json_refusal::too_deep: return parsed_json(detail::too_deep(limits.max_depth));
+    case detail::json_refusal::too_many_values: return parsed_json(detail::too_many_values(limits.max_values));
+    case detail::json_refusal::number_too_large: return parsed_json(detail::number_too_large("text"));
+    default: return parsed_json(detail::not_json("text", builder.error_byte()));
   }
-  return parsed_json(detail::too_deep(limits.max_depth));
 }
 
 }  // namespace elicit

@@ -98,6 +98,10 @@ bool json_content_type(std::string_view content_type) noexcept {
   return same_text_any_case(media_type, "application/json");
 }
 
+bool chunked_alone(const std::vector<std::string_view>& fields) noexcept {
+  return fields.size() == 1 && same_text_any_case(trimmed(fields.front()), "chunked");
+}
+
 std::optional<std::string> mcp_header_value(std::string_view raw) {
   const std::string_view value = trimmed(raw);
   constexpr std::string_view open = "=?base64?", close = "?=";

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcp::http {
 
@@ -25,6 +26,13 @@ namespace mcp::http {
 // ("application/json; charset=utf-8"). text/plain is not: a web page may post it to any
 // address without a preflight, which is how it would reach a local server.
 [[nodiscard]] bool json_content_type(std::string_view content_type) noexcept;
+
+// Whether the Transfer-Encoding fields of a request, in order, name the chunked coding alone
+// ("chunked", any case, optional whitespace around it). This server decodes no other coding, and
+// RFC 9112 6.1 lets a request's body length be read only when chunked is the final coding: any
+// other list ("chunked, identity", "gzip", "chunked, chunked", two fields) leaves the body's end
+// in doubt, which a proxy may read otherwise (request smuggling).
+[[nodiscard]] bool chunked_alone(const std::vector<std::string_view>& fields) noexcept;
 
 // An Mcp-Name value as the client meant it: trimmed, then, when it is the sentinel form
 // "=?base64?...?=", the base64 (standard alphabet, padded) decoded. Nothing when that base64 is

@@ -28,6 +28,7 @@
 #include <elicit/redis.hpp>
 #endif
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -45,6 +46,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#ifdef __GLIBC__
+#include <malloc.h>  // mallopt
+#endif
 
 using mcp::json;
 
@@ -524,15 +529,23 @@ boost::asio::awaitable<json> round_of(const mcp::call& c, make_tool make, elicit
 // such) is taken as the answer to the first round, whose state the server seals anew (it holds
 // no answer: any caller gets the same one by calling without answers). A request without
 // answers, or with a state, is one round as any other.
+// The first round's state is sealed here and opened at once, never sent: it opens without the
+// replay store, which remembers every state it opens for the state's life (15 minutes), so that
+// requests without a state cannot fill it for the states of other clients (100,500 of them in
+// 10 s did, issue #46). The state the round then gives the client opens through the store.
 boost::asio::awaitable<json> stateless_first_round(const mcp::call& c, make_tool make, elicit::tool_options options) {
   nlohmann::json params(c.params());
   if (params.is_object() && params.contains("inputResponses") && !params.contains("requestState")) {
     nlohmann::json first = params;
     first.erase("inputResponses");
-    auto asking = one_round(c, make(true), options, std::move(first));
+    elicit::tool_options unsent = options;
+    unsent.replay = nullptr;
+    auto asking = one_round(c, make(true), unsent, std::move(first));
     elicit::round_result<reply> asked = co_await std::move(asking);
     if (asked.done()) co_return asked.value().result;
     params["requestState"] = asked.input_required().at("requestState").get<std::string>();
+    auto answered = round_of(c, make, unsent, std::move(params));
+    co_return co_await std::move(answered);
   }
   auto answered = round_of(c, make, options, std::move(params));
   co_return co_await std::move(answered);
@@ -616,10 +629,16 @@ void ring_from_environment() {
 //   ELICIT_SESSION_IDLE_SECONDS (default 1800) and ELICIT_ANSWER_TIMEOUT_SECONDS (default 60),
 //   ELICIT_REQUEST_TIMEOUT_SECONDS (3), ELICIT_IDLE_TIMEOUT_SECONDS (30): from 1 to 86400;
 //   ELICIT_THREADS (default 0: the core count), ELICIT_MAX_SESSIONS (16384),
-//   ELICIT_MAX_SESSIONS_PER_CLIENT (10240), ELICIT_SESSION_RATE and ELICIT_SESSION_BURST (2000),
-//   ELICIT_WAITING_MEMORY_MB (256: the bound on waiting elicitations is this budget over 16 KiB
-//   each, 16384), or ELICIT_MAX_WAITING (that bound, directly), ELICIT_MAX_WAITING_PER_CLIENT
-//   (10240), ELICIT_MAX_WAITING_PER_SESSION (8), ELICIT_MAX_CONNECTIONS (32768): up to 10^7;
+//   ELICIT_MAX_SESSIONS_PER_CLIENT (1024), ELICIT_SESSION_RATE and ELICIT_SESSION_BURST (2000),
+//   ELICIT_WAITING_MEMORY_MB (256: the bytes waiting elicitations may hold, each counted at
+//   16 KiB or its request and question; the bound on their number is this budget over 16 KiB,
+//   16384), ELICIT_WAITING_MEMORY_PER_CLIENT_MB (a quarter of it), or ELICIT_MAX_WAITING (the
+//   bound on their number, directly), ELICIT_MAX_WAITING_PER_CLIENT (1024),
+//   ELICIT_MAX_WAITING_PER_SESSION (8), ELICIT_MAX_CONNECTIONS (32768, lowered to what the
+//   open-file limit allows), ELICIT_MAX_CONNECTIONS_PER_CLIENT (an eighth of that),
+//   ELICIT_REPLAY_CAPACITY (100000: the states the in-memory replay store remembers): up to 10^7;
+//   ELICIT_TRUSTED_PROXIES: the peer addresses (comma-separated, e.g. 127.0.0.1 for the nginx of
+//   docs/samples.md) whose X-Forwarded-For names the client that the per-client bounds count;
 //   ELICIT_PROGRESS_INTERVAL_MS (15000; 0 sends no progress), read by mcp::server itself.
 // Throws std::invalid_argument for anything else.
 mcp::server_limits limits_from_environment() {
@@ -644,15 +663,33 @@ mcp::server_limits limits_from_environment() {
   limits.idle_timeout = seconds("ELICIT_IDLE_TIMEOUT_SECONDS", limits.idle_timeout);
   limits.threads = number("ELICIT_THREADS", limits.threads, 0, 1024);
   limits.max_connections = number("ELICIT_MAX_CONNECTIONS", limits.max_connections, 1, most);
+  limits.max_connections_per_client =
+      number("ELICIT_MAX_CONNECTIONS_PER_CLIENT", limits.max_connections_per_client, 1, most);
   limits.max_sessions = number("ELICIT_MAX_SESSIONS", limits.max_sessions, 1, most);
   limits.max_sessions_per_client = number("ELICIT_MAX_SESSIONS_PER_CLIENT", limits.max_sessions_per_client, 1, most);
   limits.session_rate = number("ELICIT_SESSION_RATE", limits.session_rate, 1, most);
   limits.session_burst = number("ELICIT_SESSION_BURST", limits.session_burst, 1, most);
   limits.waiting_memory = number("ELICIT_WAITING_MEMORY_MB", limits.waiting_memory >> 20, 1, 1 << 20) << 20;
+  limits.waiting_memory_per_client =
+      number("ELICIT_WAITING_MEMORY_PER_CLIENT_MB", limits.waiting_memory >> 22, 1, 1 << 20) << 20;
   limits.max_waiting =
       number("ELICIT_MAX_WAITING", limits.waiting_memory / mcp::server_limits::bytes_per_waiting, 1, most);
   limits.max_waiting_per_client = number("ELICIT_MAX_WAITING_PER_CLIENT", limits.max_waiting_per_client, 1, most);
   limits.max_waiting_per_session = number("ELICIT_MAX_WAITING_PER_SESSION", limits.max_waiting_per_session, 1, most);
+  if (const char* proxies = std::getenv("ELICIT_TRUSTED_PROXIES"); proxies != nullptr) {
+    std::string_view rest = proxies;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      const std::string item(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      boost::system::error_code ec;
+      const auto address = boost::asio::ip::make_address(item, ec);
+      if (ec)
+        throw std::invalid_argument("ELICIT_TRUSTED_PROXIES must be IP addresses, comma-separated; '" + item +
+                                    "' is not one");
+      limits.trusted_proxies.push_back(address.to_string());
+    }
+  }
   return limits;
 }
 
@@ -679,7 +716,16 @@ std::unique_ptr<elicit::replay_guard> replay_store() {
   const char* url = std::getenv("ELICIT_REDIS_URL");
   if (url == nullptr || *url == '\0') {
     std::cerr << "mcp_server: replay store: in memory (this process only; set ELICIT_REDIS_URL to share one)\n";
-    return std::make_unique<elicit::memory_replay_guard>();
+    const char* capacity = std::getenv("ELICIT_REPLAY_CAPACITY");
+    std::size_t remembered = 100'000;
+    if (capacity != nullptr && *capacity != '\0') {
+      const std::string text = capacity;
+      if (text.size() > 8 || text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) < 1 ||
+          std::stoul(text) > 10'000'000)
+        throw std::invalid_argument("ELICIT_REPLAY_CAPACITY must be a whole number from 1 to 10000000");
+      remembered = std::stoul(text);
+    }
+    return std::make_unique<elicit::memory_replay_guard>(remembered);
   }
 #ifdef ELICIT_SAMPLE_REDIS
   auto redis = std::make_unique<elicit::redis_replay_guard>(elicit::redis_options::from_url(url, "mcp_server:replay:"));
@@ -721,6 +767,15 @@ int main(int argc, char** argv) {
     std::cerr << "usage: mcp_server PORT\n";
     return 2;
   }
+#ifdef __GLIBC__
+  // A request body of megabytes is parsed, copied once into its call and freed: with glibc's
+  // default, each such free raises the size under which blocks come from the heap instead of
+  // their own mapping, and freed heap stays in the process. A waiting 2025-11-25 call with a
+  // 3.9 MiB argument then kept 6.7 MB of RSS where it holds 3.9 MB (issue #46); with a fixed
+  // threshold a large block goes back to the system when freed, and the waiting budget, which
+  // counts a call's request at its length, counts what the process really holds.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
   const char* key_file = std::getenv("ELICIT_KEY_FILE");
   if (key_file != nullptr && *key_file == '\0') key_file = nullptr;
   try {

@@ -38,7 +38,7 @@ void session_table::sweep(clock::time_point now) {
   // A client with nothing held and a full bucket is as good as new: forgotten.
   std::erase_if(clients_, [&](const auto& entry) {
     const client_usage& u = entry.second;
-    return u.sessions == 0 && u.waiting == 0 &&
+    return u.sessions == 0 && u.waiting == 0 && u.waiting_bytes == 0 &&
            u.tokens + std::chrono::duration<double>(now - u.refilled).count() *
                           static_cast<double>(limits_.session_rate) >=
                static_cast<double>(limits_.session_burst);
@@ -110,8 +110,9 @@ bool session_table::close(std::string_view id) {
 }
 
 std::shared_ptr<call_in_flight> session_table::begin_call(const std::shared_ptr<session>& s, const json& request_id,
+                                                          std::size_t request_bytes,
                                                           const boost::asio::any_io_executor& executor) {
-  auto call = std::make_shared<call_in_flight>(s, request_id.dump(), executor);
+  auto call = std::make_shared<call_in_flight>(s, request_id.dump(), request_bytes, executor);
   std::lock_guard lock(mutex_);
   if (!s->calls.emplace(call->request_key, call).second) return nullptr;
   return call;
@@ -147,7 +148,7 @@ bool session_table::deliver(session& s, const json& message) {
   return true;
 }
 
-long long session_table::start_question(call_in_flight& call) {
+long long session_table::start_question(call_in_flight& call, std::size_t question_bytes) {
   std::lock_guard lock(mutex_);
   session& s = *call.owner;
   if (call.cancelled) throw call_cancelled("the call was cancelled before it asked");
@@ -163,11 +164,24 @@ long long session_table::start_question(call_in_flight& call) {
                    std::to_string(limits_.max_waiting_per_client));
   if (waiting_ >= limits_.max_waiting)
     throw too_many(std::to_string(waiting_) + " of " + std::to_string(limits_.max_waiting) + " in all");
+  // The question is held twice: as the text being written, and as the message its asker keeps
+  // (measured: a 3.9 MiB message took 19 MiB while a client read none of it, docs/security.md).
+  const std::size_t cost = server_limits::bytes_per_waiting + call.request_bytes + 2 * question_bytes;
+  const auto mib = [](std::size_t bytes) { return std::to_string((bytes + (1U << 20) - 1) >> 20) + " MiB"; };
+  if (usage.waiting_bytes + cost > limits_.waiting_memory_per_client)
+    throw too_many("this client's hold " + mib(usage.waiting_bytes) + "; this one would add " + mib(cost) + " to its " +
+                   mib(limits_.waiting_memory_per_client));
+  if (waiting_bytes_ + cost > limits_.waiting_memory)
+    throw too_many("they hold " + mib(waiting_bytes_) + "; this one would add " + mib(cost) + " to the " +
+                   mib(limits_.waiting_memory) + " of all");
   const long long id = s.next_question++;
   s.questions.emplace(id, s.calls.at(call.request_key));
   ++s.waiting;
   ++usage.waiting;
   ++waiting_;
+  call.charged = cost;
+  usage.waiting_bytes += cost;
+  waiting_bytes_ += cost;
   call.answer.reset();
   return id;
 }
@@ -177,9 +191,13 @@ void session_table::end_question(call_in_flight& call, long long id) {
   session& s = *call.owner;
   s.questions.erase(id);
   --s.waiting;
-  if (const auto usage = clients_.find(s.client); usage != clients_.end() && usage->second.waiting > 0)
+  if (const auto usage = clients_.find(s.client); usage != clients_.end() && usage->second.waiting > 0) {
     --usage->second.waiting;
+    usage->second.waiting_bytes -= std::min(usage->second.waiting_bytes, call.charged);
+  }
   --waiting_;
+  waiting_bytes_ -= std::min(waiting_bytes_, call.charged);
+  call.charged = 0;
 }
 
 std::optional<json> session_table::answer(call_in_flight& call) {

@@ -53,10 +53,16 @@ class session {
 // cancellation signal belong to the executor (the connection's strand) its coroutine runs on:
 // another connection that answers or cancels posts there.
 struct call_in_flight {
-  call_in_flight(std::shared_ptr<session> s, std::string key, const boost::asio::any_io_executor& ex)
-      : owner(std::move(s)), request_key(std::move(key)), executor(ex), wake(ex) {}
+  call_in_flight(std::shared_ptr<session> s, std::string key, std::size_t request,
+                 const boost::asio::any_io_executor& ex)
+      : owner(std::move(s)), request_key(std::move(key)), request_bytes(request), executor(ex), wake(ex) {}
   std::shared_ptr<session> owner;
   std::string request_key;  // the client's request id, as JSON text
+  // What the call's request costs while it runs (its body's length: its params are held once,
+  // as a value about as large), and what its waiting question costs in all (start_question):
+  // what the waiting budget counts.
+  std::size_t request_bytes;
+  std::size_t charged = 0;
   boost::asio::any_io_executor executor;
   boost::asio::steady_timer wake;           // a waiting question sleeps on it; cancelled to wake it
   boost::asio::cancellation_signal cancel;  // emitted to end the call's ask (async_ask: stopped)
@@ -89,7 +95,7 @@ class session_table {
   // Registers a call as in flight, its coroutine on `executor`; nullptr when that request id
   // already is, in that session.
   std::shared_ptr<call_in_flight> begin_call(const std::shared_ptr<session>& s, const json& request_id,
-                                             const boost::asio::any_io_executor& executor);
+                                             std::size_t request_bytes, const boost::asio::any_io_executor& executor);
   void end_call(call_in_flight& call);
   // notifications/cancelled: cancels the call with that request id, if it is in flight.
   void cancel(session& s, const json& request_id);
@@ -99,9 +105,11 @@ class session_table {
   // session waits under that id: an answer from another session, a late or a made-up one.
   bool deliver(session& s, const json& message);
 
-  // A new question of `call`: its id. Throws call_cancelled when the call is cancelled already,
-  // rpc_error when too many questions wait (in the session, of its client, or in all).
-  long long start_question(call_in_flight& call);
+  // A new question of `call`, `question_bytes` long as text: its id. Throws call_cancelled when
+  // the call is cancelled already, rpc_error when too many questions wait (in the session, of
+  // its client, or in all) or when what it holds (server_limits::bytes_per_waiting, its request
+  // and twice its question) would pass the waiting memory budget, of its client or in all.
+  long long start_question(call_in_flight& call, std::size_t question_bytes);
   void end_question(call_in_flight& call, long long id);
   // The answer to the call's question, once it came (taken out), else nothing. Throws
   // call_cancelled when the call was cancelled.
@@ -110,7 +118,8 @@ class session_table {
  private:
   struct client_usage {
     std::size_t sessions = 0, waiting = 0;
-    double tokens = 0;  // new sessions it may open now (a token bucket)
+    std::size_t waiting_bytes = 0;  // what its waiting questions hold (call_in_flight::charged)
+    double tokens = 0;              // new sessions it may open now (a token bucket)
     std::chrono::steady_clock::time_point refilled;
   };
   bool expired(const session& s, std::chrono::steady_clock::time_point now) const;
@@ -123,7 +132,8 @@ class session_table {
   std::map<std::string, std::shared_ptr<session>, std::less<>> sessions_;
   std::map<std::string, client_usage, std::less<>> clients_;
   std::chrono::steady_clock::time_point swept_{};
-  std::size_t waiting_ = 0;  // questions waiting, all sessions
+  std::size_t waiting_ = 0;        // questions waiting, all sessions
+  std::size_t waiting_bytes_ = 0;  // what they hold
 };
 
 }  // namespace mcp

@@ -30,16 +30,21 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#include <tuple>
 
 namespace mcp {
 
@@ -231,6 +236,19 @@ std::optional<answer> refused(const bhttp::request_header<>& head) {
   for (const auto f :
        {bhttp::field::host, bhttp::field::origin, bhttp::field::content_length, bhttp::field::content_type})
     if (count(f) > 1) return refuse(400, "Bad Request: more than one " + std::string(bhttp::to_string(f)) + " header");
+  // The body's framing, which must be beyond doubt (RFC 9112 6.1 and 6.3): a Transfer-Encoding
+  // is chunked alone, never with a Content-Length, never on HTTP/1.0, or the request is refused
+  // and the connection closed, its body bytes never read as a request of their own.
+  if (count(bhttp::field::transfer_encoding) != 0) {
+    std::vector<std::string_view> codings;
+    const auto [first, last] = head.equal_range(bhttp::field::transfer_encoding);
+    for (auto f = first; f != last; ++f) codings.emplace_back(f->value().data(), f->value().size());
+    if (head.version() < 11) return refuse(400, "Bad Request: an HTTP/1.0 request has no Transfer-Encoding");
+    if (count(bhttp::field::content_length) != 0)
+      return refuse(400, "Bad Request: a request has a Transfer-Encoding or a Content-Length, not both");
+    if (!http::chunked_alone(codings))
+      return refuse(400, "Bad Request: this server reads a Transfer-Encoding of chunked alone");
+  }
   const std::string host(head[bhttp::field::host]);
   if (!http::loopback_host(host))
     return refuse(403, "Forbidden: Host '" + shown(host) + "' is not this loopback server");
@@ -250,6 +268,7 @@ struct incoming {
   version protocol;
   std::string principal;
   std::shared_ptr<session> s;
+  std::size_t request_bytes = 0;  // the body's length: what the call holds of its request while it runs
 };
 
 net::awaitable<nlohmann::json> no_asking(nlohmann::ordered_json) {
@@ -331,6 +350,13 @@ struct server::impl {
   std::vector<entry> tools, prompts;
   session_table sessions;
   std::atomic<std::size_t> connections{0};
+  std::mutex peers_mutex;
+  std::map<std::string, std::size_t, std::less<>> connections_of;  // open connections by peer address
+
+  [[nodiscard]] bool trusted_proxy(std::string_view peer) const {
+    return std::find(limits.trusted_proxies.begin(), limits.trusted_proxies.end(), peer) !=
+           limits.trusted_proxies.end();
+  }
 
   [[nodiscard]] bool any(const std::vector<entry>& list, version v) const {
     for (const entry& e : list)
@@ -503,7 +529,7 @@ struct server::impl {
       return reply(400, transport_error(-32600, "No elicitation of this session waits for an answer with this id"));
     }
     if (!message.contains("id")) return notification(*s, method, params_of(message));
-    incoming in{id, method, params_of(message), version::v2025_11_25, principal_of(req), s};
+    incoming in{id, method, params_of(message), version::v2025_11_25, principal_of(req), s, req.body().size()};
     if (method == "tools/call" || method == "prompts/get") {
       streamed = std::move(in);
       return {};
@@ -611,11 +637,20 @@ net::awaitable<void> refuse(stream_type& stream, const answer& a, std::chrono::s
 // One SSE event with one JSON-RPC message, as text.
 std::string event_text(const json& message) { return "event: message\ndata: " + text(message) + "\n\n"; }
 
+// How a call's SSE stream is framed: in chunks (HTTP/1.1), or, for an HTTP/1.0 client, which
+// has no chunked coding, as bytes that end when the connection does.
+enum class framing { chunked, until_close };
+
 // One SSE event, in one chunk. The text is taken by value and freed once written.
-net::awaitable<beast::error_code> write_event(stream_type& stream, std::string event, std::chrono::seconds timeout) {
+net::awaitable<beast::error_code> write_event(stream_type& stream, std::string event, std::chrono::seconds timeout,
+                                              framing how) {
   stream.expires_after(timeout);
-  const auto chunk = bhttp::make_chunk(net::buffer(event));
-  auto [ec, n] = co_await net::async_write(stream, chunk, no_throw);
+  beast::error_code ec;
+  if (how == framing::chunked) {
+    std::tie(ec, std::ignore) = co_await net::async_write(stream, bhttp::make_chunk(net::buffer(event)), no_throw);
+  } else {
+    std::tie(ec, std::ignore) = co_await net::async_write(stream, net::buffer(event), no_throw);
+  }
   stream.expires_never();
   co_return ec;
 }
@@ -628,8 +663,12 @@ net::awaitable<beast::error_code> write_event(stream_type& stream, std::string e
 // which async_ask turns into outcome::stopped).
 static net::awaitable<nlohmann::json> ask_on_stream(session_table& sessions, std::shared_ptr<call_in_flight> flight,
                                                     stream_type& stream, std::chrono::seconds write_timeout,
-                                                    nlohmann::ordered_json params) {
-  const long long id = sessions.start_question(*flight);
+                                                    framing how, nlohmann::ordered_json params) {
+  // The question's params as text, once: their length is what the waiting budget counts, and
+  // the event is written from them. Their JSON (the whole form) is freed before the wait.
+  std::string form = text(params);
+  params = nullptr;
+  const long long id = sessions.start_question(*flight, form.size());
   struct question_end {
     session_table& table;
     call_in_flight& call;
@@ -639,11 +678,11 @@ static net::awaitable<nlohmann::json> ask_on_stream(session_table& sessions, std
     question_end& operator=(const question_end&) = delete;
     ~question_end() { table.end_question(call, id); }
   } done{sessions, *flight, id};
-  // The question as text only: its JSON (the whole form) is freed before the wait.
-  std::string question =
-      event_text(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "elicitation/create"}, {"params", std::move(params)}});
+  std::string question = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
+                         ",\"method\":\"elicitation/create\",\"params\":" + form + "}\n\n";
+  form = std::string();
   flight->writing = true;
-  const beast::error_code written = co_await write_event(stream, std::move(question), write_timeout);
+  const beast::error_code written = co_await write_event(stream, std::move(question), write_timeout, how);
   flight->writing = false;
   if (written) throw call_cancelled("the client left the stream");
   for (;;) {
@@ -660,15 +699,70 @@ static net::awaitable<nlohmann::json> ask_on_stream(session_table& sessions, std
 // written (one write at a time on a stream; the next comes an interval later). Throws
 // call_cancelled when the client left the stream, which ends the wait as a failed send does.
 static net::awaitable<void> progress_on_stream(std::shared_ptr<call_in_flight> flight, stream_type& stream,
-                                               std::chrono::seconds write_timeout, nlohmann::ordered_json params) {
+                                               std::chrono::seconds write_timeout, framing how,
+                                               nlohmann::ordered_json params) {
   if (flight->writing) co_return;
   std::string note =
       event_text(json{{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", std::move(params)}});
   flight->writing = true;
-  const beast::error_code written = co_await write_event(stream, std::move(note), write_timeout);
+  const beast::error_code written = co_await write_event(stream, std::move(note), write_timeout, how);
   flight->writing = false;
   if (written) throw call_cancelled("the client left the stream");
 }
+
+// One connection of a peer address, counted while it is open (accept_all checks the count).
+struct peer_connection {
+  server::impl& self;
+  std::string peer;
+  peer_connection(server::impl& s, std::string p) : self(s), peer(std::move(p)) {}
+  peer_connection(const peer_connection&) = delete;
+  peer_connection& operator=(const peer_connection&) = delete;
+  ~peer_connection() {
+    const std::lock_guard lock(self.peers_mutex);
+    const auto it = self.connections_of.find(peer);
+    if (it != self.connections_of.end() && --it->second == 0) self.connections_of.erase(it);
+  }
+};
+
+// Who a request comes from, for the per-client bounds: its peer address, or, from a trusted
+// proxy, the address that proxy put last in X-Forwarded-For (what came before it is the
+// client's to write, and not believed). A proxy that sends none, or no address, is the client.
+static std::string client_of(const server::impl& self, const request& req, const std::string& peer) {
+  if (!self.trusted_proxy(peer)) return peer;
+  std::string_view last;
+  for (const auto& f : req) {
+    if (!beast::iequals(f.name_string(), "X-Forwarded-For")) continue;
+    const std::string_view value(f.value().data(), f.value().size());
+    const std::size_t comma = value.rfind(',');
+    last = http::trimmed(comma == std::string_view::npos ? value : value.substr(comma + 1));
+  }
+  beast::error_code ec;
+  const auto address = net::ip::make_address(std::string(last), ec);
+  return ec ? peer : address.to_string();
+}
+
+// One line to stderr for a burst of the same refusal: at most one a second, saying how many
+// were not logged. (Out of descriptors, accept fails on every try: 532 lines in 45 s.)
+class log_limiter {
+ public:
+  void log(const std::string& text) {
+    const auto now = std::chrono::steady_clock::now();
+    const std::lock_guard lock(mutex_);
+    if (now - last_ < std::chrono::seconds(1)) {
+      ++quiet_;
+      return;
+    }
+    std::fprintf(stderr, "mcp_server: %s%s\n", text.c_str(),
+                 quiet_ != 0 ? (" (and " + std::to_string(quiet_) + " more not logged)").c_str() : "");
+    last_ = now;
+    quiet_ = 0;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point last_{};
+  std::size_t quiet_ = 0;
+};
 
 struct connection_count {
   std::atomic<std::size_t>& count;
@@ -682,38 +776,45 @@ struct connection_count {
 // the call ends, so it must not touch the socket after `ended`.
 struct watch_state {
   bool gone = false, ended = false;
+  std::string pipelined;  // bytes the client sent after its request: the start of its next one
+  std::size_t room = 0;   // how many of them the connection's read buffer can take
 };
 
 // Watches a stream's socket while its call runs: the client's end of file (or a reset) cancels
-// the call at once. A wake-up with nothing to read (the reactor may report one) waits again;
-// bytes to read are a pipelined next request, not a leave.
+// the call at once. A wake-up with nothing to read (the reactor may report one) waits again.
+// Bytes to read are a pipelined next request: they are taken into `pipelined` (given to the
+// connection's buffer when the call ends) and the watch goes on, so that no byte sent before a
+// leave hides the leave (one byte and a close kept a call waiting its whole answer timeout,
+// issue #46). More than the read buffer holds ends the call as a leave does.
 static void watch_leave(server::impl& self, std::shared_ptr<call_in_flight> flight, tcp::socket& socket,
                         std::shared_ptr<watch_state> watch) {
   socket.async_wait(tcp::socket::wait_read, [&self, flight, &socket, watch](beast::error_code ec) {
     if (ec || watch->ended) return;  // the call ended first
-    char byte = 0;
-    const ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (n > 0) return;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+    std::array<char, 4096> bytes{};
+    const ssize_t n = ::recv(socket.native_handle(), bytes.data(), bytes.size(), MSG_DONTWAIT);
+    const bool again = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+    const bool taken = n > 0 && watch->pipelined.size() + static_cast<std::size_t>(n) <= watch->room;
+    if (taken) watch->pipelined.append(bytes.data(), static_cast<std::size_t>(n));
+    if (again || taken) {
       watch_leave(self, flight, socket, watch);
       return;
     }
-    watch->gone = true;
+    watch->gone = true;  // the end of file, a reset, or more pipelined than a request may hold
     self.sessions.cancel(flight);
   });
 }
 
 // The head of a call's SSE stream. A coroutine of its own: the response and its serializer live
 // in a frame freed once the head is written, not in the frame of the call that then waits.
-static net::awaitable<bool> write_stream_head(stream_type& stream, bool keep_alive, std::chrono::seconds timeout,
-                                              std::chrono::seconds idle_timeout) {
+static net::awaitable<bool> write_stream_head(stream_type& stream, bool keep_alive, framing how,
+                                              std::chrono::seconds timeout, std::chrono::seconds idle_timeout) {
   bhttp::response<bhttp::empty_body> res{bhttp::status::ok, 11};
   res.set(bhttp::field::content_type, "text/event-stream");
   res.set(bhttp::field::cache_control, "no-cache");
   res.set("X-Accel-Buffering", "no");  // a proxy must not hold the question back
   res.keep_alive(keep_alive);
   if (keep_alive) res.set(bhttp::field::keep_alive, keep_alive_value(idle_timeout));
-  res.chunked(true);
+  res.chunked(how == framing::chunked);
   bhttp::response_serializer<bhttp::empty_body> head{res};
   stream.expires_after(timeout);
   auto [ec, n] = co_await bhttp::async_write_header(stream, head, no_throw);
@@ -725,9 +826,11 @@ static net::awaitable<bool> write_stream_head(stream_type& stream, bool keep_ali
 // frame, no thread. It ends without a response when cancelled (notifications/cancelled, the
 // session deleted) or when the client leaves the stream (seen at once: the socket turns
 // readable at its end of file). False when the connection cannot go on.
-static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream, incoming in, bool keep_alive) {
+static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream, beast::flat_buffer& buffer,
+                                        incoming in, bool keep_alive, framing how) {
+  if (how == framing::until_close) keep_alive = false;  // the stream's end is the connection's
   const auto executor = co_await net::this_coro::executor;
-  const std::shared_ptr<call_in_flight> flight = self.sessions.begin_call(in.s, in.id, executor);
+  const std::shared_ptr<call_in_flight> flight = self.sessions.begin_call(in.s, in.id, in.request_bytes, executor);
   const auto timeout = self.limits.write_timeout;
   if (!flight) {
     const answer a =
@@ -742,20 +845,21 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
     call_end& operator=(const call_end&) = delete;
     ~call_end() { table.end_call(call); }
   } ended{self.sessions, *flight};
-  if (!co_await write_stream_head(stream, keep_alive, timeout, self.limits.idle_timeout)) co_return false;
+  if (!co_await write_stream_head(stream, keep_alive, how, timeout, self.limits.idle_timeout)) co_return false;
   stream.expires_never();
   const auto watch = std::make_shared<watch_state>();
+  watch->room = buffer.max_size() - buffer.size();
   tcp::socket& socket = stream.socket();
   watch_leave(self, flight, socket, watch);
-  const call::asker ask = [&self, flight, &stream, timeout](nlohmann::ordered_json params) {
-    return ask_on_stream(self.sessions, flight, stream, timeout, std::move(params));
+  const call::asker ask = [&self, flight, &stream, timeout, how](nlohmann::ordered_json params) {
+    return ask_on_stream(self.sessions, flight, stream, timeout, how, std::move(params));
   };
   // Built only for a call whose client gave a progressToken: a waiting question without one
   // holds an empty function, no captures on the heap.
   call::notifier notify;
   if (elicit::progress_token(in.params))
-    notify = [flight, &stream, timeout](nlohmann::ordered_json params) {
-      return progress_on_stream(flight, stream, timeout, std::move(params));
+    notify = [flight, &stream, timeout, how](nlohmann::ordered_json params) {
+      return progress_on_stream(flight, stream, timeout, how, std::move(params));
     };
   std::optional<json> response;
   try {
@@ -772,9 +876,12 @@ static net::awaitable<bool> stream_call(server::impl& self, stream_type& stream,
   beast::error_code ignored;
   socket.cancel(ignored);  // the watch for the client's leave
   if (watch->gone) co_return false;
+  if (!watch->pipelined.empty())  // the next request's first bytes, read by the watch
+    buffer.commit(net::buffer_copy(buffer.prepare(watch->pipelined.size()), net::buffer(watch->pipelined)));
   std::string result = response ? event_text(*response) : std::string();
   response.reset();
-  if (!result.empty() && co_await write_event(stream, std::move(result), timeout)) co_return false;
+  if (!result.empty() && co_await write_event(stream, std::move(result), timeout, how)) co_return false;
+  if (how == framing::until_close) co_return false;
   stream.expires_after(timeout);
   const auto last = bhttp::make_chunk_last();
   auto [ec, n] = co_await net::async_write(stream, last, no_throw);
@@ -803,6 +910,39 @@ static net::awaitable<bool> next_request_begins(stream_type& stream, beast::flat
   co_return true;
 }
 
+// The most a connection's read buffer holds: a request's headers (at most header_limit) and
+// what comes with them. The body goes to the request as it is read, so only a chunk-size line,
+// a chunk extension or a trailer could grow the buffer further: past this the request is refused,
+// where without a bound one that never ends was buffered for the whole request deadline
+// (659 MB in 3 s on one connection, issue #46).
+constexpr std::size_t header_limit = 16 * 1024;
+constexpr std::size_t read_buffer_limit = 64 * 1024;
+
+// The fields of a request's header, counted: after the body, more means trailer fields.
+static std::size_t field_count(const bhttp::fields& fields) {
+  return static_cast<std::size_t>(std::distance(fields.begin(), fields.end()));
+}
+
+// Drops the empty lines a client may send before a request line (RFC 9112 2.2: a server
+// SHOULD ignore at least one), reading more while the buffer holds nothing else; at most four,
+// after which the parser sees (and refuses) the rest. False when the client closed or the
+// deadline passed.
+static net::awaitable<bool> skip_empty_lines(stream_type& stream, beast::flat_buffer& buffer) {
+  for (int lines = 0; lines < 4;) {
+    const std::string_view data(static_cast<const char*>(buffer.data().data()), buffer.size());
+    if (data.starts_with("\r\n") || data.starts_with("\n")) {
+      buffer.consume(data[0] == '\r' ? 2 : 1);
+      ++lines;
+      continue;
+    }
+    if (!data.empty() && data != "\r") co_return true;
+    auto [ec, n] = co_await stream.async_read_some(buffer.prepare(512), no_throw);
+    if (ec) co_return false;
+    buffer.commit(n);
+  }
+  co_return true;
+}
+
 // Reads one request, headers and body, within the request deadline from its first byte (or
 // from the accept): trickling bytes do not extend it. A request refused here (400, 413, 415,
 // 431, 403) is answered and nothing comes back: the connection ends. A coroutine of its own so
@@ -810,16 +950,26 @@ static net::awaitable<bool> next_request_begins(stream_type& stream, beast::flat
 // waits: a waiting question holds only what the call needs.
 static net::awaitable<std::optional<request>> read_request(stream_type& stream, beast::flat_buffer& buffer,
                                                            const server_limits& limits) {
+  const auto refused_with = [&](int status, int code, const std::string& why) -> net::awaitable<void> {
+    co_await refuse(stream, reply(status, rpc_error_message(nullptr, code, why)), limits.write_timeout);
+  };
+  const std::string too_long =
+      "The JSON is more than " + std::to_string(http_limits.max_bytes) + " bytes long, more than this server reads.";
   bhttp::request_parser<bhttp::string_body> parser;
-  parser.header_limit(16 * 1024);
+  parser.header_limit(header_limit);
   parser.body_limit(http_limits.max_bytes);
   stream.expires_after(limits.request_timeout);
+  if (!co_await skip_empty_lines(stream, buffer)) co_return std::nullopt;
   auto [head_error, head_bytes] = co_await bhttp::async_read_header(stream, buffer, parser, no_throw);
   if (head_error == bhttp::error::end_of_stream || head_error == beast::error::timeout ||
       head_error == net::error::connection_reset || head_error == net::error::operation_aborted)
     co_return std::nullopt;
+  if (head_error == bhttp::error::body_limit) {  // a Content-Length past the limit: refused unread
+    co_await refused_with(413, -32700, too_long);
+    co_return std::nullopt;
+  }
   if (head_error) {
-    const bool long_headers = head_error == bhttp::error::header_limit;
+    const bool long_headers = head_error == bhttp::error::header_limit || head_error == bhttp::error::buffer_overflow;
     const answer a =
         reply(long_headers ? 431 : 400, transport_error(-32600, long_headers ? "Request header fields too large"
                                                                              : "Bad Request: " + head_error.message()));
@@ -830,24 +980,36 @@ static net::awaitable<std::optional<request>> read_request(stream_type& stream, 
     co_await refuse(stream, *refusal, limits.write_timeout);
     co_return std::nullopt;
   }
-  if (parser.get()[bhttp::field::expect] == "100-continue") {
+  const std::size_t header_fields = field_count(parser.get());
+  if (beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {  // RFC 9110 10.1.1: any case
     bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, 11};
     if (auto [e, n] = co_await bhttp::async_write(stream, go_on, no_throw); e) co_return std::nullopt;
   }
   auto [body_error, body_bytes] = co_await bhttp::async_read(stream, buffer, parser, no_throw);
   if (body_error == bhttp::error::body_limit) {
-    const answer a = reply(413, rpc_error_message(nullptr, -32700,
-                                                  "The JSON is more than " + std::to_string(http_limits.max_bytes) +
-                                                      " bytes long, more than this server reads."));
-    co_await refuse(stream, a, limits.write_timeout);
+    co_await refused_with(413, -32700, too_long);
     co_return std::nullopt;
   }
   if (body_error == beast::error::timeout || body_error == bhttp::error::end_of_stream ||
       body_error == bhttp::error::partial_message)
     co_return std::nullopt;
+  if (body_error == bhttp::error::buffer_overflow || body_error == bhttp::error::header_limit) {
+    co_await refuse(stream,
+                    reply(400, transport_error(-32600, "Bad Request: a chunk-size line or trailer longer than " +
+                                                           std::to_string(read_buffer_limit) + " bytes")),
+                    limits.write_timeout);
+    co_return std::nullopt;
+  }
   if (body_error) {
     const answer a = reply(400, transport_error(-32600, "Bad Request: " + body_error.message()));
     co_await refuse(stream, a, limits.write_timeout);
+    co_return std::nullopt;
+  }
+  // Trailer fields join the header's fields once the body is read, after the Host, Origin and
+  // framing checks: a trailer Origin would be taken for the request's own. None is accepted.
+  if (field_count(parser.get()) != header_fields) {
+    co_await refuse(stream, reply(400, transport_error(-32600, "Bad Request: this server accepts no trailer fields")),
+                    limits.write_timeout);
     co_return std::nullopt;
   }
   co_return parser.release();
@@ -855,14 +1017,13 @@ static net::awaitable<std::optional<request>> read_request(stream_type& stream, 
 
 // One connection: requests one after another (keep-alive), each within the request deadline
 // from its first byte, and between them an idle wait of at most the idle timeout.
-static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
+static net::awaitable<void> serve(server::impl& self, tcp::socket socket, std::string peer) {
   const connection_count counted(self.connections);
+  const peer_connection held(self, std::move(peer));
   beast::error_code ec;
-  const std::string peer = socket.remote_endpoint(ec).address().to_string();
-  if (ec) co_return;
   socket.set_option(tcp::no_delay(true), ec);  // no delayed-ACK wait for small writes: ~40 ms a request
   stream_type stream(std::move(socket));
-  beast::flat_buffer buffer;
+  beast::flat_buffer buffer(read_buffer_limit);
   const server_limits& limits = self.limits;
   for (bool first = true;; first = false) {
     // Between two requests (none pipelined): idle, up to the idle timeout, until one begins.
@@ -873,12 +1034,14 @@ static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
     std::optional<incoming> streamed;
     answer a;
     bool keep_alive = false;
+    framing how = framing::chunked;
     {  // the request's headers and body freed before a stream waits: it holds only what it needs
       const request req = std::move(*read);
       read.reset();
       keep_alive = req.keep_alive();
+      how = req.version() >= 11 ? framing::chunked : framing::until_close;
       try {
-        a = self.route(req, peer, streamed);
+        a = self.route(req, client_of(self, req, held.peer), streamed);
       } catch (const std::exception& e) {
         a = reply(500, transport_error(-32603, std::string("Internal error: ") + e.what()));
       }
@@ -895,7 +1058,7 @@ static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
     }
     if (streamed) {
       incoming in = std::move(*streamed);
-      if (!co_await stream_call(self, stream, std::move(in), keep_alive)) break;
+      if (!co_await stream_call(self, stream, buffer, std::move(in), keep_alive, how)) break;
     } else if (co_await write_answer(stream, a, keep_alive, limits.write_timeout, limits.idle_timeout) || !keep_alive ||
                a.close) {
       break;
@@ -908,6 +1071,7 @@ static net::awaitable<void> serve(server::impl& self, tcp::socket socket) {
 
 static net::awaitable<void> accept_all(server::impl& self, tcp::acceptor& acceptor, net::io_context& io) {
   const auto executor = co_await net::this_coro::executor;
+  log_limiter refusals;
   for (;;) {
     // A strand of the io_context's own executor, not of an any_io_executor: small enough that
     // every copy of it (each timer, frame and handler of the connection holds one) stays inside
@@ -916,17 +1080,31 @@ static net::awaitable<void> accept_all(server::impl& self, tcp::acceptor& accept
     auto [ec, socket] = co_await acceptor.async_accept(strand, no_throw);
     if (ec) {
       // Out of file descriptors, say: wait a moment rather than spin, then go on.
-      std::fprintf(stderr, "mcp_server: accept: %s\n", ec.message().c_str());
+      refusals.log("accept: " + ec.message());
       net::steady_timer pause(executor, std::chrono::milliseconds(100));
       co_await pause.async_wait(no_throw);
       continue;
     }
+    beast::error_code ignored;
+    std::string peer = socket.remote_endpoint(ec).address().to_string();
+    if (ec) continue;
     if (self.connections.load() >= self.limits.max_connections) {
-      beast::error_code ignored;
       socket.close(ignored);  // over the budget: refused at once, nothing read
+      refusals.log("refused a connection: " + std::to_string(self.limits.max_connections) + " are open");
       continue;
     }
-    net::co_spawn(socket.get_executor(), serve(self, std::move(socket)), net::detached);
+    {
+      const std::lock_guard lock(self.peers_mutex);
+      std::size_t& open = self.connections_of[peer];
+      if (open >= self.limits.max_connections_per_client && !self.trusted_proxy(peer)) {
+        socket.close(ignored);  // this address has its share: refused at once, nothing read
+        refusals.log("refused a connection from " + peer + ": it has " + std::to_string(open) +
+                     " open, as many as one address may");
+        continue;
+      }
+      ++open;  // counted down by serve's peer_connection
+    }
+    net::co_spawn(socket.get_executor(), serve(self, std::move(socket), std::move(peer)), net::detached);
   }
 }
 
@@ -982,7 +1160,32 @@ void server::prompt(std::string name, std::string description, serves eras, aski
   impl_->prompts.push_back({std::move(name), std::move(description), nullptr, eras, std::move(h)});
 }
 
+// The connections this process can hold: its open-file limit, raised to the hard limit, less a
+// reserve for the other files it opens (the listener, the key file, Redis, the standard streams).
+static std::size_t connections_the_process_can_hold(std::size_t wanted) {
+  constexpr rlim_t reserve = 64;
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0) return wanted;
+  if (files.rlim_cur < files.rlim_max) {
+    rlimit raised = files;
+    raised.rlim_cur = files.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) files = raised;
+  }
+  if (files.rlim_cur == RLIM_INFINITY) return wanted;
+  const rlim_t room = files.rlim_cur > reserve * 2 ? files.rlim_cur - reserve : files.rlim_cur / 2;
+  return std::min<std::size_t>(wanted, static_cast<std::size_t>(room));
+}
+
 void server::listen(int port) {
+  server_limits& limits = impl_->limits;
+  const std::size_t wanted = limits.max_connections;
+  limits.max_connections = connections_the_process_can_hold(wanted);
+  if (limits.max_connections < wanted)
+    std::fprintf(stderr, "%s: at most %zu connections (the open-file limit), not %zu\n", impl_->name.c_str(),
+                 limits.max_connections, wanted);
+  if (limits.max_connections_per_client == 0)
+    limits.max_connections_per_client = std::max<std::size_t>(1, limits.max_connections / 8);
+  limits.max_connections_per_client = std::min(limits.max_connections_per_client, limits.max_connections);
   const std::size_t threads =
       impl_->limits.threads != 0 ? impl_->limits.threads : std::max(1U, std::thread::hardware_concurrency());
   net::io_context io(static_cast<int>(threads));

@@ -48,24 +48,35 @@ inline constexpr elicit::json_limits http_limits{.max_bytes = 4 * 1024 * 1024, .
 
 // What the server holds for its clients, at most: a memory budget, not a thread count. A waiting
 // elicitation holds a coroutine frame and its connection (measured: docs/samples.md), no
-// thread, so the bounds are what the memory allows; the per-client bounds (a client is a peer
-// address) keep one client from taking what everyone shares.
+// thread, so the bounds are what the memory allows; the per-client bounds keep one client from
+// taking what everyone shares. A client is a peer address, or, for a connection from one of
+// trusted_proxies, the address that proxy names last in X-Forwarded-For (behind nginx every
+// client would otherwise be nginx's one address).
 struct server_limits {
-  std::size_t threads = 0;              // the threads that serve every connection; 0: the core count
-  std::size_t max_connections = 32768;  // open connections, in all (beyond: closed at once)
+  std::size_t threads = 0;  // the threads that serve every connection; 0: the core count
+  // Open connections, in all (beyond: closed at once). listen() lowers it to what the process's
+  // open-file limit allows (raised first to its hard limit), less a reserve for other files.
+  std::size_t max_connections = 32768;
+  // Open connections of one peer address (a trusted proxy's are not counted): one address held
+  // every descriptor with idle keep-alive connections (issue #46). 0: max_connections / 8.
+  std::size_t max_connections_per_client = 0;
   std::size_t max_sessions = 16384;
-  std::size_t max_sessions_per_client = 10240;
+  std::size_t max_sessions_per_client = 1024;  // a sixteenth: two clients cannot take them all
   std::size_t session_rate = 2000;             // new sessions a second a client may open, on average
   std::size_t session_burst = 2000;            // ... and at once
   std::chrono::seconds session_idle{30 * 60};  // a session unused this long is dropped
-  // What one waiting elicitation may cost, session and connection included, at most: the
-  // budget below divided by it is the bound on waiting elicitations in all.
+  // What one waiting elicitation costs at least, session and connection included; one whose
+  // request or question is larger is counted at their length more (a 4 MiB argument the tool
+  // never reads is held while it waits). The budget below divided by it bounds the number of
+  // waiting elicitations in all; their bytes are bounded by the budget itself.
   static constexpr std::size_t bytes_per_waiting = 16 * 1024;
   std::size_t waiting_memory = 256 * 1024 * 1024;                // bytes for waiting elicitations, in all
+  std::size_t waiting_memory_per_client = waiting_memory / 4;    // ... of one client
   std::size_t max_waiting = waiting_memory / bytes_per_waiting;  // 16384
-  std::size_t max_waiting_per_client = 10240;
+  std::size_t max_waiting_per_client = 1024;
   std::size_t max_waiting_per_session = 8;
-  std::chrono::seconds answer_timeout{60};  // how long an elicitation waits for its answer
+  std::vector<std::string> trusted_proxies;  // peer addresses whose X-Forwarded-For names the client
+  std::chrono::seconds answer_timeout{60};   // how long an elicitation waits for its answer
   // How often a waiting 2025-11-25 call sends notifications/progress, when its client gave a
   // progressToken (elicit::keepalive_interval: docs/protocol.md, "Keep-alive"); zero: never.
   std::chrono::milliseconds progress_interval{elicit::keepalive_interval};
@@ -95,12 +106,14 @@ class call {
 
   // With a notifier and an interval, and a progressToken in the params (2025-11-25), every
   // question of the call keeps it alive (elicit::async_keepalive, one clock for the call).
-  call(version v, std::string method, json params, std::string principal, std::shared_ptr<session> s, asker ask,
+  // The call refers to `params`, which must outlive it (the request's, held by the connection
+  // while the call runs): a waiting question keeps its request once, not once per layer.
+  call(version v, std::string method, const json& params, std::string principal, std::shared_ptr<session> s, asker ask,
        std::chrono::seconds answer_timeout, notifier notify = nullptr,
        std::chrono::milliseconds progress_interval = std::chrono::milliseconds::zero())
       : version_(v),
         method_(std::move(method)),
-        params_(std::move(params)),
+        params_(params),
         principal_(std::move(principal)),
         session_(std::move(s)),
         ask_(std::move(ask)),
@@ -177,7 +190,7 @@ class call {
 
   version version_;
   std::string method_;
-  json params_;
+  const json& params_;
   std::string principal_;
   std::shared_ptr<session> session_;
   asker ask_;

@@ -104,6 +104,7 @@ class Instance:
         self.log_path = os.path.join(workdir, f"{self.name}-{self.port}.log")
         env = {k: v for k, v in os.environ.items() if k not in STATE_VARIABLES}
         env.update(ring)
+        env["ELICIT_TRUSTED_PROXIES"] = "127.0.0.1"  # nginx: the client is the one it forwards
         with open(self.log_path, "w") as log:
             self.proc = subprocess.Popen([SERVER, str(self.port)], env=env, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=log)

@@ -151,7 +151,8 @@ class Instance:
         self.port = rr.free_port()
         self.log_path = os.path.join(workdir, f"{self.name}-{self.port}.log")
         env = {k: v for k, v in os.environ.items() if not k.startswith("ELICIT_")}
-        env.update(ELICIT_KEY_FILE=key_file, ELICIT_REDIS_URL=f"redis://127.0.0.1:{redis_port}")
+        env.update(ELICIT_KEY_FILE=key_file, ELICIT_REDIS_URL=f"redis://127.0.0.1:{redis_port}",
+                   ELICIT_TRUSTED_PROXIES="127.0.0.1")
         with open(self.log_path, "w") as log:
             self.proc = subprocess.Popen([SERVER, str(self.port)], env=env, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=log, preexec_fn=die_with_parent)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# 10,000 waiting elicitations on one samples/mcp_server with its defaults, by hand (not in
+# 10,000 waiting elicitations on one samples/mcp_server with its defaults but the per-client
+# shares (every client here is one address, 127.0.0.1, which may hold them all), by hand (not in
 # ./build.sh test: about half a minute and 20,000 sockets):
 #   tests/scale/waiting_10k.sh build/rel/samples/mcp_server/mcp_server [COUNT]
 # Raises the open-file limit (each waiting elicitation is a socket on each side), then runs
@@ -13,5 +14,7 @@ if (($(ulimit -n) < count + 1000)); then
   echo "waiting_10k: the open-file limit $(ulimit -n) is below $((count + 1000)); raise the hard limit" >&2
   exit 1
 fi
+export ELICIT_MAX_SESSIONS_PER_CLIENT=$((count + 10)) ELICIT_MAX_WAITING_PER_CLIENT=$((count + 10))
+export ELICIT_MAX_CONNECTIONS_PER_CLIENT=$((count + 100)) ELICIT_WAITING_MEMORY_PER_CLIENT_MB=256
 cd "$(mktemp -d)"
 exec python3 "$here/waiting.py" "$1" "$count" --max-bytes 16384 --json

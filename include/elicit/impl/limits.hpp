@@ -30,6 +30,12 @@ inline violation too_long(std::size_t bytes, std::size_t max_bytes) {
 inline violation too_long(std::size_t max_bytes) {
   return {"", "maxBytes", message("The JSON is more than ", max_bytes, " bytes long, more than this server reads.")};
 }
+inline violation too_many_values(std::size_t max_values) {
+  return {"", "maxValues",
+          message("The JSON holds more than ", max_values,
+                  " values (lists, objects, items and members), more than "
+                  "this server reads.")};
+}
 // Text that is not JSON, and JSON with a number past a double, worded once for every path:
 // `what` is "text" (parse_json) or "answer" (decode). The message says where the text stopped
 // being JSON, never what it held there: those bytes need not be UTF-8.
