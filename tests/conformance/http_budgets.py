@@ -40,6 +40,10 @@ import http_attacks as attacks
 from http_attacks import ACCEPT, Server, Stream, check, connection, initialize, post, read_response, session_headers
 
 
+# Whether RSS figures are checked (CMake says: an optimized build without sanitizers) or reported.
+MEMORY_CHECKS = os.environ.get("ELICIT_TEST_MEMORY_CHECKS", "1") != "0"
+
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -173,7 +177,8 @@ def test_waiting_bytes():
         check(refused is not None and "error" in refused and waiting <= 4,
               f"elicitations holding a 3.9 MiB request each: {waiting} wait, then refused "
               f"({json.dumps(refused)[:160]})")
-        check(grown < 32, f"the server's RSS grew {grown} MiB with them waiting (16 MiB is the client's share)")
+        check(grown < 32 or not MEMORY_CHECKS, f"the server's RSS grew {grown} MiB with them waiting (16 MiB is the client's share"
+                                         f"{'' if MEMORY_CHECKS else '; not checked in this build'})")
         sid, _ = initialize(port, source="127.0.0.2")
         other = Stream(port, sid, 1, source="127.0.0.2")
         streams.append(other)

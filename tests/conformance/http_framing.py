@@ -24,6 +24,7 @@ then the test fails if any did:
 Fails with a list of the broken expectations; the server's stderr must hold no sanitizer report.
 """
 import json
+import os
 import re
 import socket
 import sys
@@ -32,6 +33,10 @@ import time
 
 import http_attacks as attacks
 from http_attacks import ACCEPT, Server, check, initialize, raw_request, read_response, session_headers
+
+
+# Whether RSS figures are checked (CMake says: an optimized build without sanitizers) or reported.
+MEMORY_CHECKS = os.environ.get("ELICIT_TEST_MEMORY_CHECKS", "1") != "0"
 
 
 def tools_list_body():
@@ -160,9 +165,9 @@ def test_endless_lines():
             for t in threads:
                 t.join()
             peak = rss_peak_kib(server.process.pid)
-            check(peak - before < 32 * 1024,
+            check(peak - before < 32 * 1024 or not MEMORY_CHECKS,
                   f"{name} that never ends, on 4 connections ({sent[0] >> 20} MiB sent): the server's peak RSS grew "
-                  f"{(peak - before) >> 10} MiB (at most 32)")
+                  f"{(peak - before) >> 10} MiB (at most 32{'' if MEMORY_CHECKS else ': not checked in this build'})")
         status, _, _ = send_raw(port, tools_list(port), timeout=1)
         check(status == 200, f"the server still serves (got {status})")
     finally:
