@@ -3,6 +3,7 @@
 #include "../samples/forms.hpp"
 #include "forms.hpp"
 
+#include <elicit/era.hpp>
 #include <elicit/state.hpp>
 
 #include <iostream>
@@ -99,5 +100,19 @@ int main() {
                           ordered_json{{"address", accepted(address)}, {"options", {{"action", "cancel"}}}}));
     }
   }
+  // The 2026-07-28 envelope (<elicit/era.hpp>): finished results and the -32022 error.
+  const ordered_json info{{"name", "emit_messages"}, {"version", "1"}};
+  const ordered_json tool{{"name", "book_shipment"}, {"inputSchema", {{"type", "object"}}}};
+  out.push_back(entry("2026-07-28", "ListToolsResult",
+                      elicit::finish_result("tools/list", {{"tools", ordered_json::array({tool})}}, info)));
+  out.push_back(entry("2026-07-28", "DiscoverResult",
+                      elicit::finish_result("server/discover",
+                                            {{"supportedVersions", elicit::supported_versions},
+                                             {"capabilities", {{"tools", ordered_json::object()}}}},
+                                            info)));
+  out.push_back(entry("2026-07-28", "CallToolResult",
+                      elicit::finish_result("tools/call", {{"content", ordered_json::array()}}, info)));
+  out.push_back(
+      entry("2026-07-28", "UnsupportedProtocolVersionError", elicit::unsupported_version_error(7, "2099-01-01")));
   std::cout << out.dump(2) << "\n";
 }

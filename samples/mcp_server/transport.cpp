@@ -17,6 +17,8 @@
 #include "http_checks.hpp"
 #include "sessions.hpp"
 
+#include <elicit/era.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -58,16 +60,16 @@ namespace {
 
 constexpr auto no_throw = net::as_tuple(net::use_awaitable);
 
-constexpr const char* meta_capabilities = "io.modelcontextprotocol/clientCapabilities";
-constexpr const char* meta_version = "io.modelcontextprotocol/protocolVersion";
-constexpr const char* meta_server_info = "io.modelcontextprotocol/serverInfo";
-constexpr std::string_view modern_version = "2026-07-28";
+// The eras' words, from the library's one description of them (<elicit/era.hpp>).
+constexpr const char* meta_capabilities = elicit::meta_key::client_capabilities;
+constexpr const char* meta_version = elicit::meta_key::protocol_version;
+constexpr std::string_view modern_version = elicit::version_of(elicit::era::v2026_07_28);
 
 // What server/discover and UnsupportedProtocolVersionError list: 2025-11-25 through initialize.
-const json supported_versions = json::array({"2026-07-28", "2025-11-25"});
+const json supported_versions = elicit::supported_versions;
 
 // The one session version: initialize answers it whatever the client asks for.
-constexpr std::string_view session_version = "2025-11-25";
+constexpr std::string_view session_version = elicit::version_of(elicit::era::v2025_11_25);
 
 // The session era's versions, as a header names them: a request naming one goes the session way
 // (where any but 2025-11-25 is refused, post_legacy), not the 2026-07-28 one.
@@ -148,9 +150,7 @@ bool is_modern(const request& req, const json& message) {
   const std::string_view header = http::trimmed(value);
   if (legacy_version(header)) return false;
   if (!header.empty()) return true;
-  const json params = params_of(message);
-  const auto meta = params.find("_meta");
-  return meta != params.end() && meta->is_object() && meta->contains(meta_version);
+  return elicit::era_of(params_of(message)) == elicit::era::v2026_07_28;
 }
 
 // The one value of a header the client must send once, or nothing when absent or repeated.
@@ -205,8 +205,7 @@ std::optional<rpc_error> refused_modern(const request& req, const json& message)
     return rpc_error(-32020, "Header mismatch: MCP-Protocol-Version header '" + shown(http::trimmed(*header)) +
                                  "' does not match _meta's '" + shown(requested) + "'");
   if (requested != modern_version)
-    return rpc_error(-32022, "Unsupported protocol version",
-                     {{"supported", supported_versions}, {"requested", requested}});
+    return rpc_error::from_message(elicit::unsupported_version_error(nullptr, requested));
   return header_mismatch(req, message);
 }
 
@@ -391,22 +390,13 @@ struct server::impl {
   [[nodiscard]] json server_info() const { return {{"name", name}, {"version", version_text}}; }
 
   [[nodiscard]] json discover() const {
-    return {{"supportedVersions", supported_versions},
-            {"capabilities", capabilities(version::v2026_07_28)},
-            {"_meta", {{meta_server_info, server_info()}}}};
+    return {{"supportedVersions", supported_versions}, {"capabilities", capabilities(version::v2026_07_28)}};
   }
 
   // 2026-07-28: what every result carries: its type, caching hints on what may be cached, and
-  // who answered.
+  // who answered (elicit::finish_result, as the stdio sample finishes its results).
   [[nodiscard]] json finished(const std::string& method, json result) const {
-    if (!result.contains("resultType")) result["resultType"] = "complete";
-    if (method == "tools/list" || method == "prompts/list" || method == "server/discover") {
-      result["ttlMs"] = 0;
-      result["cacheScope"] = "public";  // the same lists for every caller
-    }
-    if (!result.contains("_meta") || !result["_meta"].is_object()) result["_meta"] = json::object();
-    result["_meta"][meta_server_info] = server_info();
-    return result;
+    return elicit::finish_result(method, std::move(result), server_info());
   }
 
   net::awaitable<json> call_entry(const incoming& in, const call::asker& ask, const call::notifier& notify) const {

@@ -16,6 +16,7 @@
 #include "stdio_transport.hpp"
 
 #include <elicit/elicit.hpp>
+#include <elicit/era.hpp>
 #include <elicit/state.hpp>
 #include <elicit/tool.hpp>
 
@@ -31,8 +32,6 @@ using nlohmann::ordered_json;  // what this server sends, keys in the order writ
 using stdio_rpc::connection;
 
 constexpr const char* server_name = "elicit-shipment-sample";  // also the states' audience
-constexpr const char* meta_version = "io.modelcontextprotocol/protocolVersion";
-constexpr const char* modern_version = "2026-07-28";
 
 ordered_json server_info() { return {{"name", server_name}, {"version", "0.1.0"}}; }
 
@@ -40,26 +39,18 @@ ordered_json text_result(const shipping::booking& b) {
   return {{"content", ordered_json::array({{{"type", "text"}, {"text", b.text}}})}, {"isError", b.is_error}};
 }
 
-// Whether a request is of 2026-07-28: it names its version in _meta. A version this server
-// does not speak is UnsupportedProtocolVersionError (-32022), which also tells a probing client
-// that this server is of the modern era.
+// Whether a request is of 2026-07-28 (<elicit/era.hpp>: it names its version in _meta). A
+// version this server does not speak is UnsupportedProtocolVersionError (-32022), which also
+// tells a probing client that this server is of the 2026-07-28 era.
 bool modern(const json& params) {
-  const auto meta = params.find("_meta");
-  if (meta == params.end() || !meta->is_object() || !meta->contains(meta_version)) return false;
-  const json& v = (*meta)[meta_version];
-  if (v != modern_version)
-    throw connection::rpc_error{
-        -32022,
-        "Unsupported protocol version",
-        {{"supported", ordered_json::array({modern_version, "2025-11-25"})}, {"requested", ordered_json(v)}}};
-  return true;
+  if (const auto refused = elicit::unsupported_version(nullptr, params))
+    throw connection::rpc_error{-32022, "Unsupported protocol version", (*refused)["error"]["data"]};
+  return elicit::era_of(params) == elicit::era::v2026_07_28;
 }
 
-// 2026-07-28: what every result carries: its type and who answered.
-ordered_json finished(ordered_json result) {
-  if (!result.contains("resultType")) result["resultType"] = "complete";
-  result["_meta"][std::string("io.modelcontextprotocol/serverInfo")] = server_info();
-  return result;
+// 2026-07-28: what every result of `method` carries (its type, caching hints, who answered).
+ordered_json finished(std::string_view method, ordered_json result) {
+  return elicit::finish_result(method, std::move(result), server_info());
 }
 
 // The form's absence, in each era's words: at 2026-07-28 MissingRequiredClientCapabilityError
@@ -108,8 +99,8 @@ ordered_json book(connection& client, server_state& self, const json& params) {
   try {
     auto round = elicit::tool_round(shipping::book_shipment(shipment, shipping::free_slots()), params, self.ring,
                                     binding, options);
-    if (!round.done()) return finished(round.input_required());
-    return finished(text_result(round.value()));
+    if (!round.done()) return finished("tools/call", round.input_required());
+    return finished("tools/call", text_result(round.value()));
   } catch (const elicit::unsupported_mode&) {
     no_form_mode(true);
   } catch (const elicit::tool_error& e) {  // why goes to stderr; the client gets the one message
@@ -140,7 +131,7 @@ int main() {
   self.ring.add("k1", elicit::state_key::generate());
   client.on("initialize", [&](const json& params) {
     self.modes = elicit::modes_from_initialize(params);
-    return ordered_json{{"protocolVersion", "2025-11-25"},
+    return ordered_json{{"protocolVersion", elicit::version_of(elicit::era::v2025_11_25)},
                         {"capabilities", {{"tools", ordered_json::object()}}},
                         {"serverInfo", server_info()}};
   });
@@ -148,13 +139,13 @@ int main() {
   client.on("ping", [](const json&) { return ordered_json::object(); });
   client.on("server/discover", [](const json& params) {
     if (!modern(params))
-      throw connection::rpc_error{-32602, std::string("Invalid params: _meta has no ") + meta_version};
-    return finished({{"supportedVersions", ordered_json::array({modern_version, "2025-11-25"})},
-                     {"capabilities", {{"tools", ordered_json::object()}}},
-                     {"ttlMs", 0},
-                     {"cacheScope", "public"}});
+      throw connection::rpc_error{-32602,
+                                  std::string("Invalid params: _meta has no ") + elicit::meta_key::protocol_version};
+    return finished("server/discover", {{"supportedVersions", elicit::supported_versions},
+                                        {"capabilities", {{"tools", ordered_json::object()}}}});
   });
-  client.on("tools/list", [](const json& params) { return modern(params) ? finished(tools_list()) : tools_list(); });
+  client.on("tools/list",
+            [](const json& params) { return modern(params) ? finished("tools/list", tools_list()) : tools_list(); });
   client.on("tools/call", [&](const json& params) { return book(client, self, params); });
   client.run();
 }
