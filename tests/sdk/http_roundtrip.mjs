@@ -486,6 +486,13 @@ function stdioClient(v2, answers, asked) {
   return client;
 }
 
+// tools/list before tools/call, as the official clients do: the v2 client refuses a 2026-07-28
+// list without its caching hints (ttlMs, cacheScope), which the stdio sample once left out.
+async function listsBookShipment(client) {
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((t) => t.name === "book_shipment"), `book_shipment is not listed: ${JSON.stringify(tools)}`);
+}
+
 async function bookOverStdio(v2, answers) {
   const asked = [];
   const client = stdioClient(v2, answers, asked);
@@ -499,6 +506,7 @@ async function bookOverStdio(v2, answers) {
   let result;
   try {
     if (v2) assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    await listsBookShipment(client);  // as a real client does: the v2 client checks the list's shape
     result = await client.callTool(shipment);
     assert.equal(answers.length, 0, "some answers were not asked for");
   } finally {
@@ -517,6 +525,7 @@ const shipmentClients = [
     const c = await clientV1();
     c.answer(...answers);
     try {
+      await listsBookShipment(c.client);
       const result = await c.client.callTool(shipment);
       assert.equal(c.left(), 0, "some answers were not asked for");
       return booking(result, [...c.asked]);
@@ -529,6 +538,7 @@ const shipmentClients = [
     const c = await clientV2();
     c.answer(...answers);
     try {
+      await listsBookShipment(c.client);
       const result = await c.client.callTool(shipment);
       assert.equal(c.left(), 0, "some answers were not asked for");
       // One request per round: the first call, then one retry per question answered.
