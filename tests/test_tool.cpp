@@ -385,7 +385,21 @@ TEST_CASE("tool: 2026-07-28, the suspended frame is destroyed when the round is 
 TEST_CASE("tool: 2026-07-28, a client without form mode is not asked", "[tool]") {
   json params = first_call();
   params.erase("_meta");
-  CHECK_THROWS_AS(elicit::tool_round(book({}), params, ring(), binding()), elicit::unsupported_mode);
+  // #43 item 3: a tool_error like every other refusal of the driver (a server that catches
+  // tool_error answers it), -32021 with the capability it needs, not an undocumented exception.
+  try {
+    (void)elicit::tool_round(book({}), params, ring(), binding());
+    FAIL("tool_round asked a client without form mode");
+  } catch (const elicit::tool_error& e) {
+    CHECK(e.failure() == elicit::tool_failure::missing_capability);
+    CHECK(e.code() == -32021);
+    CHECK(e.client_message() == "Missing required client capability: elicitation.form");
+    const auto error = e.error_response(7);
+    CHECK(error["error"]["code"] == -32021);
+    CHECK(error["error"]["data"]["requiredCapabilities"] == json{{"elicitation", {{"form", json::object()}}}});
+    CHECK(error == elicit::missing_capability_error(7, {{"elicitation", {{"form", json::object()}}}}));
+    CHECK(std::string(e.what()).find("\"address\"") != std::string::npos);  // the log names the question
+  }
 }
 
 TEST_CASE("tool: run_tool, the blocking driver, sends what tool_loop gives", "[tool]") {

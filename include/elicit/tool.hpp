@@ -320,6 +320,9 @@ enum class tool_failure {
   state_too_large,  // 2026-07-28: the answers given so far are more than max_state_bytes
   invalid_state,    // 2026-07-28: the requestState did not open (altered, expired, replayed, misplaced, missing)
   invalid_params,   // 2026-07-28: the retry's params were beyond the decode limits, refused unread
+  // 2026-07-28: the tool would ask a form of a client whose request declares no form-mode
+  // elicitation: -32021 (MissingRequiredClientCapabilityError), data() naming the capability
+  missing_capability,
 };
 template <>
 inline constexpr bool detail::printable_enum<tool_failure> = true;  // print.hpp: printed by name
@@ -330,23 +333,34 @@ inline constexpr bool detail::printable_enum<tool_failure> = true;  // print.hpp
 // invalid_state_message, whatever the reason, as invalid_state_error gives it.
 class tool_error : public std::runtime_error {
  public:
-  tool_error(tool_failure failure, int code, std::string client_message, const std::string& log_message)
-      : std::runtime_error(log_message), failure_(failure), code_(code), client_(std::move(client_message)) {}
+  tool_error(tool_failure failure, int code, std::string client_message, const std::string& log_message,
+             nlohmann::json data = nullptr)
+      : std::runtime_error(log_message),
+        failure_(failure),
+        code_(code),
+        client_(std::move(client_message)),
+        data_(std::move(data)) {}
 
   [[nodiscard]] tool_failure failure() const noexcept { return failure_; }
   [[nodiscard]] int code() const noexcept { return code_; }
   [[nodiscard]] const std::string& client_message() const noexcept { return client_; }
+  // The error's data, or null: for missing_capability {"requiredCapabilities":{...}}.
+  [[nodiscard]] const nlohmann::json& data() const noexcept { return data_; }
 
-  // {"jsonrpc":"2.0","id":...,"error":{"code":...,"message":...}}. Throws only std::bad_alloc.
+  // {"jsonrpc":"2.0","id":...,"error":{"code":...,"message":...[,"data":...]}}. Throws only
+  // std::bad_alloc.
   template <detail::ordered_json_type Json = nlohmann::ordered_json>
   [[nodiscard]] Json error_response(const nlohmann::json& id) const {
-    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code_}, {"message", client_}}}};
+    Json error{{"code", code_}, {"message", client_}};
+    if (!data_.is_null()) error["data"] = data_;
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}};
   }
 
  private:
   tool_failure failure_;
   int code_;
   std::string client_;
+  nlohmann::json data_;
 };
 
 namespace detail {
@@ -359,6 +373,15 @@ inline tool_error too_many_rounds(std::size_t rounds) {
           message("elicit::tool: ", rounds,
                   " rounds of questions asked (tool_options::max_rounds) and the tool "
                   "still waits for answers")};
+}
+
+// In the words of missing_capability_error (protocol.hpp), written once there.
+inline tool_error no_form_mode(std::string_view key) {
+  const nlohmann::json required{{"elicitation", {{"form", nlohmann::json::object()}}}};
+  const nlohmann::ordered_json error = missing_capability_error(nullptr, required)["error"];
+  return {tool_failure::missing_capability, -32021, error["message"].get<std::string>(),
+          message("elicit::tool: the client did not declare form-mode elicitation; it cannot be asked \"", key, "\""),
+          nlohmann::json(error["data"])};
 }
 
 inline tool_error invalid_state(std::string_view why) {
@@ -583,7 +606,8 @@ inline tool_state write_state(int round, const std::vector<asked_question*>& pen
 // missing or does not open (altered, expired, replayed with options.replay set, sealed for
 // another binding), invalid_params for params beyond the decode limits, too_many_rounds when a
 // round past max_rounds would be needed, state_too_large when the answers would take more than
-// max_state_bytes; unsupported_mode when the request's capabilities declare no form mode;
+// max_state_bytes, missing_capability (-32021, data() naming elicitation's form mode) when the
+// request's capabilities declare no form mode;
 // std::logic_error for a key asked twice; what the tool throws; form_error; std::bad_alloc.
 template <class R>
 [[nodiscard]] round_result<R> tool_round(tool<R> t, const nlohmann::json& request_params, const key_ring& ring,
@@ -635,9 +659,7 @@ template <class R>
 
     const std::size_t cap = std::max<std::size_t>(options.max_rounds, 1);
     if (static_cast<std::size_t>(round) >= cap) throw detail::too_many_rounds(cap);
-    if (!modes_from_request(request_params).form)
-      throw unsupported_mode("elicit: the client did not declare form-mode elicitation; it cannot be asked \"" +
-                             pending.front()->key() + "\"");
+    if (!modes_from_request(request_params).form) throw detail::no_form_mode(pending.front()->key());
     input_required out;
     for (detail::asked_question* q : pending)
       out.request(q->key(), nlohmann::ordered_json{{"method", "elicitation/create"}, {"params", q->params()}});

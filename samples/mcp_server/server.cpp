@@ -375,8 +375,8 @@ elicit::tool_options tool_options_of() {
 // 2026-07-28: one round of `t` for this call: its value, or the InputRequiredResult of the
 // questions still open. The client is told what tool_round refuses in its words (a state that
 // did not open: the one -32602; its reason to the log only), and a client without form mode
-// gets -32021. On the blocking pool when the replay store blocks: the coroutine waits without a
-// thread meanwhile. `params` are the request's, unless given (stateless_first_round's).
+// gets -32021 (tool_error, missing_capability). On the blocking pool when the replay store blocks: the coroutine waits
+// without a thread meanwhile. `params` are the request's, unless given (stateless_first_round's).
 template <class R>
 boost::asio::awaitable<elicit::round_result<R>> one_round(const mcp::call& c, elicit::tool<R> t,
                                                           elicit::tool_options options,
@@ -395,12 +395,9 @@ boost::asio::awaitable<elicit::round_result<R>> one_round(const mcp::call& c, el
     } else {
       round.emplace(elicit::tool_round(std::move(t), params, ring, binding, options));
     }
-  } catch (const elicit::unsupported_mode&) {
-    require_form(c);
-    throw;
-  } catch (const elicit::tool_error& e) {
+  } catch (const elicit::tool_error& e) {  // a client without form mode too: -32021 naming it
     log_line(c.method() + " " + c.target() + ": " + e.what());
-    throw mcp::rpc_error(e.code(), e.client_message());
+    throw mcp::rpc_error(e.code(), e.client_message(), json(e.data()));
   }
   co_return std::move(*round);
 }

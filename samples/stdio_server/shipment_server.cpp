@@ -53,16 +53,12 @@ ordered_json finished(std::string_view method, ordered_json result) {
   return elicit::finish_result(method, std::move(result), server_info());
 }
 
-// The form's absence, in each era's words: at 2026-07-28 MissingRequiredClientCapabilityError
-// (-32021) naming it; at 2025-11-25, which has no such error, -32600 saying the same.
-[[noreturn]] void no_form_mode(bool is_modern) {
-  if (!is_modern)
-    throw connection::rpc_error{-32600,
-                                "Invalid Request: this asks the user in a form, and the client did not declare "
-                                "form-mode elicitation (capabilities.elicitation) in initialize"};
-  throw connection::rpc_error{-32021,
-                              "Missing required client capability: elicitation (form mode)",
-                              {{"requiredCapabilities", {{"elicitation", {{"form", ordered_json::object()}}}}}}};
+// The form's absence at 2025-11-25, which has no error code for it: -32600 saying so. (At
+// 2026-07-28 tool_round's tool_error is -32021 naming the capability.)
+[[noreturn]] void no_form_mode() {
+  throw connection::rpc_error{-32600,
+                              "Invalid Request: this asks the user in a form, and the client did not declare "
+                              "form-mode elicitation (capabilities.elicitation) in initialize"};
 }
 
 struct server_state {
@@ -87,7 +83,7 @@ ordered_json book(connection& client, server_state& self, const json& params) {
   }
 
   if (!is_modern) {
-    if (!self.modes.form) no_form_mode(false);
+    if (!self.modes.form) no_form_mode();
     auto send = [&client](const ordered_json& p) { return client.request("elicitation/create", p); };
     return text_result(elicit::run_tool(send, shipping::book_shipment(shipment, shipping::free_slots())));
   }
@@ -101,11 +97,9 @@ ordered_json book(connection& client, server_state& self, const json& params) {
                                     binding, options);
     if (!round.done()) return finished("tools/call", round.input_required());
     return finished("tools/call", text_result(round.value()));
-  } catch (const elicit::unsupported_mode&) {
-    no_form_mode(true);
   } catch (const elicit::tool_error& e) {  // why goes to stderr; the client gets the one message
     std::cerr << "tools/call book_shipment: " << e.what() << "\n";
-    throw connection::rpc_error{e.code(), e.client_message()};
+    throw connection::rpc_error{e.code(), e.client_message(), e.data()};
   }
 }
 
