@@ -5,6 +5,7 @@
 // edges hold from text and from a parsed value.
 #include "../samples/forms.hpp"
 #include "forms.hpp"
+#include "json_shapes.hpp"
 
 #include <elicit/state.hpp>
 
@@ -260,22 +261,8 @@ TEST_CASE("every integer type's edges hold, from text and from a parsed value") 
 
 namespace {
 
-// `count` copies of `item` in a list, as text: [item,item,...].
-std::string list_of(std::string_view item, std::size_t count) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < count; ++i) {
-    if (i != 0) text += ',';
-    text += item;
-  }
-  return text + "]";
-}
-
-// One object of `count` keys, as text: {"k0":0,"k1":1,...}.
-std::string keys_of(std::size_t count) {
-  std::string text = "{";
-  for (std::size_t i = 0; i < count; ++i) text += (i != 0 ? ",\"k" : "\"k") + std::to_string(i) + "\":0";
-  return text + "}";
-}
+using json_shapes::keys_of;
+using json_shapes::list_of;
 
 // The fastest of five parses of `text`, in seconds: a scheduler's pause in one does not count.
 double parse_seconds(const std::string& text) {

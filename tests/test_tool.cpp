@@ -396,8 +396,9 @@ TEST_CASE("tool: 2026-07-28, a client without form mode is not asked", "[tool]")
     CHECK(e.client_message() == "Missing required client capability: elicitation.form");
     const auto error = e.error_response(7);
     CHECK(error["error"]["code"] == -32021);
-    CHECK(error["error"]["data"]["requiredCapabilities"] == json{{"elicitation", {{"form", json::object()}}}});
-    CHECK(error == elicit::missing_capability_error(7, {{"elicitation", {{"form", json::object()}}}}));
+    // As text: clang-14 finds ordered_json == json ambiguous.
+    CHECK(error["error"]["data"]["requiredCapabilities"].dump() == R"({"elicitation":{"form":{}}})");
+    CHECK(error.dump() == elicit::missing_capability_error(7, {{"elicitation", {{"form", json::object()}}}}).dump());
     CHECK(std::string(e.what()).find("\"address\"") != std::string::npos);  // the log names the question
   }
 }

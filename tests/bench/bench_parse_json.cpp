@@ -3,6 +3,8 @@
 // 4 MiB request body of each shape within the HTTP sample's limits (4 MiB, 64 levels, the
 // default 65,536 values): what one hostile POST costs the server, parse and free included.
 // docs/performance.md ("Parsing a request") gives the figures and the command.
+#include "../json_shapes.hpp"
+
 #include <elicit/limits.hpp>
 
 #include <benchmark/benchmark.h>
@@ -13,21 +15,8 @@
 
 namespace {
 
-// `count` copies of `item` in a list: [item,item,...].
-std::string list_of(std::string_view item, std::size_t count) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < count; ++i) {
-    if (i != 0) text += ',';
-    text += item;
-  }
-  return text + "]";
-}
-
-std::string keys_of(std::size_t count) {
-  std::string text = "{";
-  for (std::size_t i = 0; i < count; ++i) text += (i != 0 ? ",\"k" : "\"k") + std::to_string(i) + "\":0";
-  return text + "}";
-}
+using json_shapes::keys_of;
+using json_shapes::list_of;
 
 // The largest text of this shape within `bytes`.
 template <class Make>

@@ -27,6 +27,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -55,13 +56,15 @@ def free_port():
 
 
 class Server:
-    """One server process on a free port, with `env` added to the environment."""
+    """One server process on a free port, with `env` added to the environment, and an open-file
+    limit (soft and hard) of `open_files` when given."""
 
-    def __init__(self, env=None, name="server"):
+    def __init__(self, env=None, name="server", open_files=None):
         self.port = free_port()
         self.log = open(f"http_attacks.{name}.log", "w+")
+        limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))) if open_files else None
         self.process = subprocess.Popen([SERVER, str(self.port)], stderr=self.log,
-                                        env=dict(os.environ, **(env or {})))
+                                        env=dict(os.environ, **(env or {})), preexec_fn=limit)
         for _ in range(200):
             try:
                 socket.create_connection(("127.0.0.1", self.port)).close()
@@ -513,9 +516,9 @@ def test_session_rate():
         server.stop()
 
 
-def main():
-    tests = [test_smuggling, test_duplicates, test_slowloris, test_request_deadline, test_idle_keep_alive,
-             test_client_sessions, test_client_waiting, test_session_rate]
+def run_checks(tests):
+    """Runs each test (those named on the command line, if any), each failure counted, not
+    stopping the others; then exits 1 with the list of broken expectations, or says all hold."""
     for test in tests:
         if ONLY and test.__name__ not in ONLY:
             continue
@@ -528,6 +531,11 @@ def main():
         print(f"{len(FAILED)} expectation(s) broken:\n  " + "\n  ".join(FAILED))
         sys.exit(1)
     print("all expectations hold")
+
+
+def main():
+    run_checks([test_smuggling, test_duplicates, test_slowloris, test_request_deadline, test_idle_keep_alive,
+                test_client_sessions, test_client_waiting, test_session_rate])
 
 
 if __name__ == "__main__":

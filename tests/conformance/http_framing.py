@@ -27,7 +27,6 @@ import json
 import os
 import re
 import socket
-import sys
 import threading
 import time
 
@@ -253,19 +252,7 @@ def test_small_ones():
 
 
 def main():
-    tests = [test_transfer_encoding, test_endless_lines, test_trailers, test_small_ones]
-    for test in tests:
-        if attacks.ONLY and test.__name__ not in attacks.ONLY:
-            continue
-        print(f"-- {test.__name__}", flush=True)
-        try:
-            test()
-        except Exception as e:  # one attack's failure does not hide the others
-            check(False, f"{test.__name__} raised {type(e).__name__}: {e}")
-    if attacks.FAILED:
-        print(f"{len(attacks.FAILED)} expectation(s) broken:\n  " + "\n  ".join(attacks.FAILED))
-        sys.exit(1)
-    print("all expectations hold")
+    attacks.run_checks([test_transfer_encoding, test_endless_lines, test_trailers, test_small_ones])
 
 
 if __name__ == "__main__":
