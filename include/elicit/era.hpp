@@ -74,14 +74,12 @@ template <class Json>
 // its data listing supported_versions. Over HTTP its status is 400.
 [[nodiscard]] inline nlohmann::ordered_json unsupported_version_error(const nlohmann::ordered_json& id,
                                                                       std::string_view requested) {
-  nlohmann::ordered_json supported = nlohmann::ordered_json::array();
-  for (const std::string_view v : supported_versions) supported.push_back(v);
   return {{"jsonrpc", "2.0"},
           {"id", id},
           {"error",
            {{"code", -32022},
             {"message", "Unsupported protocol version"},
-            {"data", {{"supported", std::move(supported)}, {"requested", requested}}}}}};
+            {"data", {{"supported", supported_versions}, {"requested", requested}}}}}};
 }
 
 // The -32022 error of a request that names a version other than 2026-07-28 in `_meta` (a

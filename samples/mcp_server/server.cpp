@@ -535,14 +535,11 @@ boost::asio::awaitable<json> stateless_first_round(const mcp::call& c, make_tool
   if (params.is_object() && params.contains("inputResponses") && !params.contains("requestState")) {
     nlohmann::json first = params;
     first.erase("inputResponses");
-    elicit::tool_options unsent = options;
-    unsent.replay = nullptr;
-    auto asking = one_round(c, make(true), unsent, std::move(first));
+    options.replay = nullptr;  // for both rounds here: the state between them is never sent
+    auto asking = one_round(c, make(true), options, std::move(first));
     elicit::round_result<reply> asked = co_await std::move(asking);
     if (asked.done()) co_return asked.value().result;
     params["requestState"] = asked.input_required().at("requestState").get<std::string>();
-    auto answered = round_of(c, make, unsent, std::move(params));
-    co_return co_await std::move(answered);
   }
   auto answered = round_of(c, make, options, std::move(params));
   co_return co_await std::move(answered);
@@ -638,19 +635,22 @@ void ring_from_environment() {
 //   docs/samples.md) whose X-Forwarded-For names the client that the per-client bounds count;
 //   ELICIT_PROGRESS_INTERVAL_MS (15000; 0 sends no progress), read by mcp::server itself.
 // Throws std::invalid_argument for anything else.
+// The whole number in the environment variable `name`, from `low` to `high`, or `fallback` when
+// it is unset or empty. Throws std::invalid_argument for anything else.
+std::size_t number(const char* name, std::size_t fallback, std::size_t low, std::size_t high) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return fallback;
+  const std::string text = value;
+  if (text.size() > 8 || text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) < low ||
+      std::stoul(text) > high)
+    throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(low) + " to " +
+                                std::to_string(high));
+  return static_cast<std::size_t>(std::stoul(text));
+}
+
 mcp::server_limits limits_from_environment() {
   mcp::server_limits limits;
-  const auto number = [](const char* name, std::size_t fallback, std::size_t low, std::size_t high) {
-    const char* value = std::getenv(name);
-    if (value == nullptr || *value == '\0') return fallback;
-    const std::string text = value;
-    if (text.size() > 8 || text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) < low ||
-        std::stoul(text) > high)
-      throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(low) + " to " +
-                                  std::to_string(high));
-    return static_cast<std::size_t>(std::stoul(text));
-  };
-  const auto seconds = [&number](const char* name, std::chrono::seconds fallback) {
+  const auto seconds = [](const char* name, std::chrono::seconds fallback) {
     return std::chrono::seconds(number(name, static_cast<std::size_t>(fallback.count()), 1, 86400));
   };
   constexpr std::size_t most = 10'000'000;
@@ -713,16 +713,7 @@ std::unique_ptr<elicit::replay_guard> replay_store() {
   const char* url = std::getenv("ELICIT_REDIS_URL");
   if (url == nullptr || *url == '\0') {
     std::cerr << "mcp_server: replay store: in memory (this process only; set ELICIT_REDIS_URL to share one)\n";
-    const char* capacity = std::getenv("ELICIT_REPLAY_CAPACITY");
-    std::size_t remembered = 100'000;
-    if (capacity != nullptr && *capacity != '\0') {
-      const std::string text = capacity;
-      if (text.size() > 8 || text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) < 1 ||
-          std::stoul(text) > 10'000'000)
-        throw std::invalid_argument("ELICIT_REPLAY_CAPACITY must be a whole number from 1 to 10000000");
-      remembered = std::stoul(text);
-    }
-    return std::make_unique<elicit::memory_replay_guard>(remembered);
+    return std::make_unique<elicit::memory_replay_guard>(number("ELICIT_REPLAY_CAPACITY", 100'000, 1, 10'000'000));
   }
 #ifdef ELICIT_SAMPLE_REDIS
   auto redis = std::make_unique<elicit::redis_replay_guard>(elicit::redis_options::from_url(url, "mcp_server:replay:"));

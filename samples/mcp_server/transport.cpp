@@ -624,8 +624,11 @@ net::awaitable<void> refuse(stream_type& stream, const answer& a, std::chrono::s
   stream.close();
 }
 
-// One SSE event with one JSON-RPC message, as text.
-std::string event_text(const json& message) { return "event: message\ndata: " + text(message) + "\n\n"; }
+// One SSE event carrying one JSON-RPC message, given as JSON text or as a value.
+std::string sse_event(std::string_view message_text) {
+  return "event: message\ndata: " + std::string(message_text) + "\n\n";
+}
+std::string event_text(const json& message) { return sse_event(text(message)); }
 
 // How a call's SSE stream is framed: in chunks (HTTP/1.1), or, for an HTTP/1.0 client, which
 // has no chunked coding, as bytes that end when the connection does.
@@ -668,8 +671,9 @@ static net::awaitable<nlohmann::json> ask_on_stream(session_table& sessions, std
     question_end& operator=(const question_end&) = delete;
     ~question_end() { table.end_question(call, id); }
   } done{sessions, *flight, id};
-  std::string question = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
-                         ",\"method\":\"elicitation/create\",\"params\":" + form + "}\n\n";
+  // The message as json{{"jsonrpc"}, {"id"}, {"method"}, {"params"}} prints it, its params printed once.
+  std::string question = sse_event(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                                   R"(,"method":"elicitation/create","params":)" + form + "}");
   form = std::string();
   flight->writing = true;
   const beast::error_code written = co_await write_event(stream, std::move(question), write_timeout, how);
@@ -719,10 +723,10 @@ struct peer_connection {
 // client's to write, and not believed). A proxy that sends none, or no address, is the client.
 static std::string client_of(const server::impl& self, const request& req, const std::string& peer) {
   if (!self.trusted_proxy(peer)) return peer;
-  std::string_view last;
-  for (const auto& f : req) {
-    if (!beast::iequals(f.name_string(), "X-Forwarded-For")) continue;
-    const std::string_view value(f.value().data(), f.value().size());
+  std::string_view last;  // the last entry of the last X-Forwarded-For field
+  const auto [first, end] = req.equal_range("X-Forwarded-For");
+  for (auto f = first; f != end; ++f) {
+    const std::string_view value(f->value().data(), f->value().size());
     const std::size_t comma = value.rfind(',');
     last = http::trimmed(comma == std::string_view::npos ? value : value.substr(comma + 1));
   }

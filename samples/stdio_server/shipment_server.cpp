@@ -43,8 +43,10 @@ ordered_json text_result(const shipping::booking& b) {
 // version this server does not speak is UnsupportedProtocolVersionError (-32022), which also
 // tells a probing client that this server is of the 2026-07-28 era.
 bool modern(const json& params) {
-  if (const auto refused = elicit::unsupported_version(nullptr, params))
-    throw connection::rpc_error{-32022, "Unsupported protocol version", (*refused)["error"]["data"]};
+  if (const auto refused = elicit::unsupported_version(nullptr, params)) {
+    const ordered_json& e = (*refused)["error"];
+    throw connection::rpc_error{e["code"].get<int>(), e["message"].get<std::string>(), e["data"]};
+  }
   return elicit::era_of(params) == elicit::era::v2026_07_28;
 }
 

@@ -120,6 +120,23 @@ def session_headers(sid):
     return {"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
 
 
+def is_question(message):
+    """Whether a message read from a stream is our elicitation/create (not an error, a timeout)."""
+    return isinstance(message, dict) and message.get("method") == "elicitation/create"
+
+
+def served_from(port, source, timeout):
+    """Whether a 2026-07-28 tools/list from `source` (on a new connection) is answered 200 within
+    `timeout` seconds to connect and one more to answer."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0)) as sock:
+            sock.sendall(keep_alive_request(port))
+            status, _, _ = read_response(sock, timeout=1)
+        return status == 200
+    except OSError:
+        return False
+
+
 class Stream:
     """A 2025-11-25 tools/call whose form waits on its SSE stream."""
 
@@ -480,7 +497,7 @@ def test_client_waiting():
                 s = Stream(server.port, sid, i)
                 streams.append(s)
                 m = s.next_message()
-                if isinstance(m, dict) and m.get("method") == "elicitation/create":
+                if is_question(m):
                     waiting += 1
                 else:
                     refused = m
@@ -491,7 +508,7 @@ def test_client_waiting():
         other = Stream(server.port, sid, 1, source="127.0.0.2")
         m = other.next_message()
         streams.append(other)
-        check(isinstance(m, dict) and m.get("method") == "elicitation/create",
+        check(is_question(m),
               f"another client's elicitation still waits (got {json.dumps(m)[:100]})")
     finally:
         for s in streams:

@@ -34,7 +34,8 @@ import threading
 import time
 
 import http_attacks as attacks
-from http_attacks import ACCEPT, Server, Stream, check, connection, initialize, post, read_response, session_headers
+from http_attacks import (ACCEPT, Server, Stream, check, connection, initialize, is_question, post, read_response,
+                          served_from, session_headers)
 
 
 # Whether RSS figures are checked (CMake says: an optimized build without sanitizers) or reported.
@@ -119,14 +120,7 @@ def test_cpu_per_body():
         answered = probes = 0
         while thread.is_alive() and probes < 200:
             probes += 1
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1,
-                                              source_address=("127.0.0.2", 0)) as sock:
-                    sock.sendall(attacks.keep_alive_request(port))
-                    status, _, _ = read_response(sock, timeout=1)
-                answered += status == 200
-            except OSError:
-                pass
+            answered += served_from(port, "127.0.0.2", timeout=1)
         thread.join()
         spent = cpu_seconds(server.process.pid) - before
         check(statuses == [400] * len(bodies) * 3, f"{len(bodies) * 3} bodies of 4 MiB refused with 400 ({statuses})")
@@ -165,7 +159,7 @@ def test_waiting_bytes():
             s = big_stream(port, sid, i, pad)
             streams.append(s)
             m = s.next_message()
-            if isinstance(m, dict) and m.get("method") == "elicitation/create":
+            if is_question(m):
                 waiting += 1
             else:
                 refused = m
@@ -180,7 +174,7 @@ def test_waiting_bytes():
         other = Stream(port, sid, 1, source="127.0.0.2")
         streams.append(other)
         m = other.next_message()
-        check(isinstance(m, dict) and m.get("method") == "elicitation/create",
+        check(is_question(m),
               f"another client's elicitation still waits (got {json.dumps(m)[:100]})")
     finally:
         for s in streams:
@@ -196,7 +190,7 @@ def slot_freed_within(port, sid, seconds, pause):
         probe = Stream(port, sid, f"probe-{time.monotonic()}")
         m = probe.next_message()
         probe.close()
-        if isinstance(m, dict) and m.get("method") == "elicitation/create":
+        if is_question(m):
             return time.monotonic() - start
         time.sleep(pause)
     return None
@@ -241,7 +235,7 @@ def test_pipelined_byte_leave():
         for i in range(8):  # the session's bound (ELICIT_MAX_WAITING_PER_SESSION, 8)
             s = Stream(port, sid, i)
             m = s.next_message()
-            check(isinstance(m, dict) and m.get("method") == "elicitation/create", f"question {i + 1} waits",
+            check(is_question(m), f"question {i + 1} waits",
                   ) if i == 0 else None
             s.conn.sock.sendall(b"X")  # one pipelined byte, then gone
             time.sleep(0.05)
@@ -295,14 +289,7 @@ def test_descriptors():
         served, slowest = 0, 0.0
         for _ in range(10):
             start = time.monotonic()
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=2,
-                                              source_address=("127.0.0.2", 0)) as s:
-                    s.sendall(attacks.keep_alive_request(port))
-                    status, _, _ = read_response(s, timeout=1)
-                served += status == 200
-            except OSError:
-                pass
+            served += served_from(port, "127.0.0.2", timeout=2)
             slowest = max(slowest, time.monotonic() - start)
         check(served == 10, f"another address is served meanwhile: {served} of 10 (slowest {slowest:.2f} s)")
         server.log.flush()

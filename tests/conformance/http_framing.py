@@ -152,8 +152,7 @@ def test_endless_lines():
     port = server.port
     try:
         before = rss_peak_kib(server.process.pid)
-        head = ("POST /mcp HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in modern_headers(port)) +
-                "Transfer-Encoding: chunked\r\n\r\n").encode()
+        head = raw_request("POST", modern_headers(port) + [("Transfer-Encoding", "chunked")])
         filler = b"a" * 65536
         for name, prefix in (("a chunk-size line", head + b"1"), ("a chunk extension", head + b"1;ext="),
                              ("a trailer", head + b"1\r\na\r\n0\r\nX-Trailer: ")):
@@ -179,8 +178,7 @@ def test_trailers():
     server = Server(name="framing-trailers")
     port = server.port
     try:
-        head = ("POST /mcp HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in modern_headers(port)) +
-                "Transfer-Encoding: chunked\r\n\r\n").encode()
+        head = raw_request("POST", modern_headers(port) + [("Transfer-Encoding", "chunked")])
         body = tools_list_body()
         for name, trailer in (("a trailer Origin: http://evil.example", b"Origin: http://evil.example\r\n"),
                               ("a trailer Host: evil.example", b"Host: evil.example\r\n"),
