@@ -315,6 +315,24 @@ TEST_CASE("parse_json builds the value nlohmann::json::parse builds") {
   CHECK(elicit::parse_json("").error()->keyword == "json");
 }
 
+TEST_CASE("parse_json reads an object's repeated keys as nlohmann::json::parse does, however many and nested") {
+  // An object's members are sorted when it closes (json_builder::fill): a repeated key's last
+  // value must still win, and values built inside a member kept aside must stay where they are.
+  std::string text = "{";
+  for (int i = 300; i > 0; --i) {
+    const std::string key = "\"k" + std::to_string(i % 97) + "\":";
+    text += key +
+            (i % 3 == 0 ? "{\"in\":" + std::to_string(i) + ",\"in\":[" + std::to_string(i) + ",{\"d\":{}}]}"
+                        : std::to_string(i)) +
+            ",";
+  }
+  text += R"("":{"b":1,"a":{"x":[{"y":1,"y":2}]},"b":{"c":3}},"\u006b1":"escaped wins last"})";
+  const auto parsed = elicit::parse_json(text);
+  REQUIRE(parsed);
+  CHECK(parsed->dump() == json::parse(text).dump());
+  CHECK(parsed->at("k1") == "escaped wins last");
+}
+
 TEST_CASE("parse_json builds at most max_values values") {
   const std::string four_mib = list_of("1", (2 << 20) - 1);  // two million values in 4 MiB
   const auto parsed = elicit::parse_json(four_mib, {.max_bytes = 4 << 20});

@@ -67,23 +67,25 @@ class parsed_json {
 
 // Parses `text` as nlohmann::json::parse would, within `limits`: longer text is refused
 // unread, and a list or object that opens deeper than max_depth, or a value past the first
-// max_values, stops the parse at once, so that no value beyond the limits is ever built. Linear in the text's length,
-// whatever its shape (detail/json_builder.hpp says why that needs a builder of elicit's own). Never throws but
-// std::bad_alloc. The parser's own messages, which may quote bytes that are not UTF-8, are replaced by the byte
-// position, so that the error can always be sent on as JSON. (A template only so that the parser is compiled where
-// parse_json is called, not in every file that includes this header: call it as parse_json(text, limits).)
+// max_values, stops the parse at once, so that no value beyond the limits is ever built. Linear
+// in the text's length, whatever its shape: read by the scanner decode(text) reads with and
+// built by a builder of elicit's own (detail/json_builder.hpp says why not nlohmann's parser).
+// Never throws but std::bad_alloc. A refusal names the byte where the text stopped being JSON,
+// never the bytes there (they need not be UTF-8), so that it can always be sent on as JSON. (A
+// template only so that the builder is compiled where parse_json is called, not in every file
+// that includes this header: call it as parse_json(text, limits).)
 template <class Json = nlohmann::json>
 [[nodiscard]] parsed_json parse_json(std::string_view text, const json_limits& limits = {}) {
   static_assert(std::is_same_v<Json, nlohmann::json>, "elicit::parse_json parses into nlohmann::json");
   if (auto refused = detail::text_limits(text, limits)) return parsed_json(std::move(*refused));
   Json value;
-  detail::json_builder<Json> builder(value, limits.max_depth, limits.max_values);
-  if (Json::sax_parse(text, &builder)) return parsed_json(std::move(value));
-  switch (builder.refusal()) {
+  std::size_t error_byte = 0;
+  switch (detail::build_json(text, value, limits.max_depth, limits.max_values, error_byte)) {
+    case detail::json_refusal::none: return parsed_json(std::move(value));
     case detail::json_refusal::too_deep: return parsed_json(detail::too_deep(limits.max_depth));
     case detail::json_refusal::too_many_values: return parsed_json(detail::too_many_values(limits.max_values));
     case detail::json_refusal::number_too_large: return parsed_json(detail::number_too_large("text"));
-    default: return parsed_json(detail::not_json("text", builder.error_byte()));
+    default: return parsed_json(detail::not_json("text", error_byte));
   }
 }
 

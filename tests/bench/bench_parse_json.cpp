@@ -72,8 +72,20 @@ BENCHMARK_CAPTURE(body_4mib, many_keys, filling(four_mib, keys_of))->Unit(benchm
 BENCHMARK_CAPTURE(body_4mib, nested_lists, std::string(four_mib / 2, '[') + std::string(four_mib / 2, ']'))
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(body_4mib, one_string, "\"" + std::string(four_mib - 2, 'a') + "\"")->Unit(benchmark::kMillisecond);
+// Every byte pair an escape: the string read the slow way.
+BENCHMARK_CAPTURE(body_4mib, escaped_string,
+                  filling(four_mib,
+                          [](std::size_t n) {
+                            std::string text = "\"";
+                            for (std::size_t i = 0; i < n; ++i) text += "\\n";
+                            return text + "\"";
+                          }))
+    ->Unit(benchmark::kMillisecond);
 // The largest list of objects the values limit lets through whole: the dearest body accepted.
 BENCHMARK_CAPTURE(body_4mib, objects_at_the_values_limit, list_of(R"({})", (std::size_t{1} << 16) - 1))
+    ->Unit(benchmark::kMillisecond);
+// The largest object the values limit lets through whole: its members are sorted when it closes.
+BENCHMARK_CAPTURE(body_4mib, keys_at_the_values_limit, keys_of((std::size_t{1} << 16) - 1))
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -102,7 +102,10 @@ def test_cpu_per_body():
             items = (4 * 1024 * 1024 - 2) // (len(item) + 1)
             return ("[" + ",".join([item] * items) + "]").encode()
         bodies = [body_of("{}"), body_of("[]"), body_of("1"),
-                  ("{" + ",".join(f'"k{i}":0' for i in range(400_000)) + "}").encode()[:4 * 1024 * 1024 - 1] + b"}"]
+                  ("{" + ",".join(f'"k{i}":0' for i in range(400_000)) + "}").encode()[:4 * 1024 * 1024 - 1] + b"}",
+                  # the dearest object accepted whole (its members sorted), keys in reverse order
+                  ("{" + ",".join(f'"k{i}":0' for i in range(65_535, 0, -1)) + "}").encode(),
+                  b'"' + b"\\n" * (2 * 1024 * 1024 - 1) + b'"']  # a string of escapes
         head = [("Host", f"127.0.0.1:{port}"), ("Content-Type", "application/json"), ("Accept", ACCEPT),
                 ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/list")]
         before = cpu_seconds(server.process.pid)

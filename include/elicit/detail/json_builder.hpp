@@ -1,76 +1,68 @@
-// Builds a parsed JSON value from nlohmann's SAX events, no deeper than a limit: what
-// parse_json parses with, in one pass and linear time.
+// Builds a parsed JSON value from text, no deeper and no larger than limits: what parse_json
+// parses with, in one pass and linear time.
 //
-// Why not the parser callback of nlohmann::json::parse: after every object it closes, its
-// builder searches the enclosing list or object for a discarded value, so that a list of n
-// objects costs n^2 / 2 steps (1 MiB of `[{},{},...]` took 40 s of CPU, issue #44). Here a
-// value too deep stops the parse before it is built, and nothing is ever discarded or searched.
+// The text is read by json_scanner (detail/json_scanner.hpp), the reader decode(text) uses,
+// which accepts exactly what nlohmann::json::parse accepts and reads the same values; the values
+// are built here, with a stack of the lists and objects open, never by recursion.
+//
+// Why not nlohmann's own parser: its callback, after every object it closes, searches the
+// enclosing list or object for a discarded value, so that a list of n objects costs n^2 / 2
+// steps (1 MiB of `[{},{},...]` took 40 s of CPU, issue #44); and its lexer appends a string
+// byte by byte and keeps a copy of every token for its messages (one 4 MiB string took 35 ms,
+// where the scanner reads eight bytes a step). Here a value beyond the limits stops the parse
+// before it is built, and nothing is ever discarded or searched.
 #pragma once
 
+#include <elicit/detail/json_scanner.hpp>
+
+#include <algorithm>
+#include <bit>
 #include <cstddef>
-#include <optional>
+#include <deque>
 #include <string>
-#include <type_traits>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace elicit::detail {
 
-// Why a parse through json_builder stopped, when it did not build a value.
+// Why a parse through build_json stopped, when it did not build a value.
 enum class json_refusal { none, too_deep, too_many_values, not_json, number_too_large };
 
-// The SAX handler of Json::sax_parse (nlohmann::json's SAX interface, met by its members'
-// names): fills `root`. A list or object that would open at `max_depth` lists and objects deep
-// stops the parse (refusal() is then too_deep), and so does a value past the first `max_values`
-// (too_many_values), before it is built; so does text that is not JSON (not_json, at byte
-// error_byte()) or a number beyond a double (number_too_large). Throws only what building
-// a value throws (std::bad_alloc).
+// Fills `root` with the values it is given, in the order of the text: at most `max_values` of
+// them (every list, object, item and member's value counts one). Throws only what building a
+// value throws (std::bad_alloc).
 template <class Json>
 class json_builder {
  public:
-  using number_integer_t = typename Json::number_integer_t;
-  using number_unsigned_t = typename Json::number_unsigned_t;
-  using number_float_t = typename Json::number_float_t;
-  using string_t = typename Json::string_t;
-  using binary_t = typename Json::binary_t;
+  json_builder(Json& root, std::size_t max_values) : root_(root), values_left_(max_values) {}
 
-  json_builder(Json& root, std::size_t max_depth, std::size_t max_values)
-      : root_(root), max_depth_(max_depth), values_left_(max_values) {}
-
-  bool null() { return put(Json(nullptr)); }
-  bool boolean(bool value) { return put(Json(value)); }
-  bool number_integer(number_integer_t value) { return put(Json(value)); }
-  bool number_unsigned(number_unsigned_t value) { return put(Json(value)); }
-  bool number_float(number_float_t value, const string_t& /*text*/) { return put(Json(value)); }
-  bool string(string_t& value) { return put(Json(std::move(value))); }
-  bool binary(binary_t& value) { return put(Json::binary(std::move(value))); }
-
-  bool start_object(std::size_t /*size: unknown for JSON text*/) { return open(Json::object()); }
-  bool key(string_t& name) {
-    // operator[] inserts the key (null) or finds it: a repeated key's last value wins, as in
-    // nlohmann::json::parse and JSON.parse.
-    member_ = &(*open_.back())[std::move(name)];
+  // Opens an empty object or list where the parse is; false past the values limit.
+  bool open(bool object) {
+    if (!counted()) return false;
+    open_.push_back({place(object ? Json::object() : Json::array()), members_.size()});
     return true;
   }
-  bool end_object() { return close(); }
-  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
-  bool end_array() { return close(); }
-
-  template <class Exception>
-  bool parse_error(std::size_t position, const std::string& /*last_token*/, const Exception& error) {
-    if constexpr (std::is_base_of_v<typename Json::out_of_range, Exception>) {
-      refusal_ = json_refusal::number_too_large;
-    } else {
-      refusal_ = json_refusal::not_json;
-      if constexpr (std::is_base_of_v<typename Json::parse_error, Exception>) error_byte_ = error.byte;
-      else error_byte_ = position;
-    }
-    return false;
+  // The member of the innermost open object that the next value is, kept aside until the
+  // object closes.
+  void key(std::string_view name) {
+    members_.emplace_back(std::string(name), Json());
+    member_ = &members_.back().second;
+  }
+  // A scalar where the parse is; false past the values limit.
+  bool put(Json value) {
+    if (!counted()) return false;
+    place(std::move(value));
+    return true;
+  }
+  void close() {
+    if (open_.back().value->is_object()) fill(*open_.back().value, open_.back().first_member);
+    open_.pop_back();
   }
 
-  [[nodiscard]] json_refusal refusal() const noexcept { return refusal_; }
-  // The byte (counted from 1) where the text stopped being JSON, for not_json.
-  [[nodiscard]] std::size_t error_byte() const noexcept { return error_byte_; }
+  // Nothing is open: the value that was given last is the whole text's.
+  [[nodiscard]] bool done() const noexcept { return open_.empty(); }
+  [[nodiscard]] bool in_object() const { return open_.back().value->is_object(); }
 
  private:
   // Puts a value where the parse is: the root, the next item of the innermost open list, or the
@@ -81,7 +73,7 @@ class json_builder {
       root_ = std::move(value);
       return &root_;
     }
-    Json& container = *open_.back();
+    Json& container = *open_.back().value;
     if (container.is_array()) {
       container.push_back(std::move(value));
       return &container.back();
@@ -90,40 +82,118 @@ class json_builder {
     return member_;
   }
   // Counts one value more; false (the parse stops) past the limit.
-  bool counted() {
-    if (values_left_ == 0) {
-      refusal_ = json_refusal::too_many_values;
-      return false;
-    }
+  bool counted() noexcept {
+    if (values_left_ == 0) return false;
     --values_left_;
     return true;
   }
-  bool put(Json value) {
-    if (!counted()) return false;
-    place(std::move(value));
-    return true;
-  }
-  bool open(Json empty) {
-    if (open_.size() >= max_depth_) {
-      refusal_ = json_refusal::too_deep;
-      return false;  // stops the parse: nothing deeper is built
+
+  // Moves an object's members, members_[first...], into it: sorted by key (a repeated key's last
+  // value wins, as in nlohmann::json::parse and JSON.parse), then each put at the map's end.
+  // Why not insert each member as its key comes: a map of n members built in the text's order
+  // costs n searches of a tree, each a cache miss a level (65,535 keys took 33 ms); sorted, the
+  // same keys are compared in one contiguous list and put in place without a search.
+  void fill(Json& object, std::size_t first) {
+    auto& map = object.template get_ref<typename Json::object_t&>();
+    const auto begin = members_.begin() + static_cast<std::ptrdiff_t>(first);
+    order_.clear();
+    for (auto it = begin; it != members_.end(); ++it) order_.push_back(&*it);
+    // Stable: of a repeated key, the member last in the text comes last.
+    std::stable_sort(order_.begin(), order_.end(),
+                     [](const member* a, const member* b) { return a->first < b->first; });
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+      if (i + 1 < order_.size() && order_[i + 1]->first == order_[i]->first) continue;  // a later value wins
+      map.emplace_hint(map.end(), std::move(order_[i]->first), std::move(order_[i]->second));
     }
-    if (!counted()) return false;
-    open_.push_back(place(std::move(empty)));
-    return true;
-  }
-  bool close() {
-    open_.pop_back();
-    return true;
+    members_.erase(begin, members_.end());
   }
 
+  using member = std::pair<std::string, Json>;
+  struct open_value {
+    Json* value;               // the list or object
+    std::size_t first_member;  // an object's first member in members_
+  };
+
   Json& root_;
-  std::size_t max_depth_;
-  std::size_t values_left_;  // how many more values may be built
-  std::vector<Json*> open_;  // the lists and objects open, outermost first
-  Json* member_ = nullptr;   // the member the last key named, in the innermost open object
-  json_refusal refusal_ = json_refusal::none;
-  std::size_t error_byte_ = 0;
+  std::size_t values_left_;       // how many more values may be built
+  std::vector<open_value> open_;  // the lists and objects open, outermost first
+  // The members of the objects open, outermost first, in the text's order. A deque: adding to it
+  // moves none, so that a pointer to a member's value (member_, open_) stays valid.
+  std::deque<member> members_;
+  std::vector<member*> order_;  // fill(): one object's members, sorted
+  Json* member_ = nullptr;      // the value of the member the last key named
 };
+
+// The value of a scalar read by the scanner.
+template <class Json>
+Json json_of(const text_value& v) {
+  switch (v.kind) {
+    case json_kind::null: return Json(nullptr);
+    case json_kind::boolean: return Json(v.boolean);
+    case json_kind::string: return Json(std::string(v.text));
+    default: break;
+  }
+  switch (v.num.kind) {
+    case number::kind_t::signed_int: return Json(static_cast<typename Json::number_integer_t>(v.num.i));
+    case number::kind_t::unsigned_int: return Json(static_cast<typename Json::number_unsigned_t>(v.num.u));
+    default: return Json(static_cast<typename Json::number_float_t>(std::bit_cast<double>(v.num.u)));
+  }
+}
+
+// Parses `text` into `root`: none, or why it stopped (a list or object opening at `max_depth`
+// lists and objects deep, a value past the first `max_values`, text that is not JSON, at byte
+// `error_byte` counted from 1, or a number beyond a double). The text must hold no NUL byte
+// (the scanner refuses one where nlohmann's parser would end the text there; parse_json refuses
+// it first). Throws only std::bad_alloc.
+template <class Json>
+json_refusal build_json(std::string_view text, Json& root, std::size_t max_depth, std::size_t max_values,
+                        std::size_t& error_byte) {
+  json_scanner scan(text, max_depth);
+  json_builder<Json> build(root, max_values);
+  const auto stopped = [&] {
+    error_byte = scan.error_byte();
+    switch (scan.failed()) {
+      case json_scanner::failure::too_deep: return json_refusal::too_deep;
+      case json_scanner::failure::number_range: return json_refusal::number_too_large;
+      default: return json_refusal::not_json;
+    }
+  };
+  std::string_view name;
+  text_value scalar;
+  for (;;) {
+    // A value is expected here.
+    if (const char c = scan.peek(); c == '{' || c == '[') {
+      if (!scan.open(c)) return stopped();
+      if (!build.open(c == '{')) return json_refusal::too_many_values;
+      if (!scan.close_if(c == '{' ? '}' : ']')) {
+        if (c == '{') {
+          if (!scan.key(name)) return stopped();
+          build.key(name);
+        }
+        continue;
+      }
+      build.close();  // an empty list or object: a whole value
+    } else {
+      if (!scan.value(scalar)) return stopped();
+      if (!build.put(json_of<Json>(scalar))) return json_refusal::too_many_values;
+    }
+    // A value has ended: close what ends with it, up to the next value or the text's end.
+    for (;;) {
+      if (build.done()) return scan.finish() ? json_refusal::none : stopped();
+      const bool in_object = build.in_object();
+      bool more = false;
+      if (!scan.next(in_object ? '}' : ']', more)) return stopped();
+      if (!more) {
+        build.close();
+        continue;
+      }
+      if (in_object) {
+        if (!scan.key(name)) return stopped();
+        build.key(name);
+      }
+      break;
+    }
+  }
+}
 
 }  // namespace elicit::detail
