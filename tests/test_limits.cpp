@@ -295,9 +295,11 @@ TEST_CASE("parse_json is linear in the number of values, whatever their shape") 
     INFO(name);
     const double small = parse_seconds(make(few)), large = parse_seconds(make(many));
     INFO(few << " values: " << small * 1e3 << " ms, " << many << " values: " << large * 1e3 << " ms");
-    // A floor of 2 ms under the small parse: a pause of the scheduler in a 100,000-value parse
-    // (a few ms) is not a failure, while the quadratic parse took 17 s there.
-    CHECK(large <= 15 * std::max(small, 2e-3));
+    // A floor of 5 ms under the small parse: a pause of the scheduler in a 100,000-value parse
+    // (a few ms), or a parallel test taking the cache that 10,000 members fit in and 100,000 do
+    // not (an object's members are sorted, 12 to 16 times the time then), is not a failure,
+    // while the quadratic parse took 17 s there.
+    CHECK(large <= 15 * std::max(small, 5e-3));
   }
 }
 

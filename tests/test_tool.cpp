@@ -415,3 +415,66 @@ TEST_CASE("tool: run_tool, the blocking driver, sends what tool_loop gives", "[t
   CHECK(text == "Booked to London at s-0930, unsigned (1 attempts for the address)");
   CHECK(sent == 3);
 }
+
+TEST_CASE("tool: answers without a state answer the first round, with answers_without_state", "[tool]") {
+  // What a client does that answers from the first round's questions alone (the conformance
+  // suite's missing-input-response and ignore-extra-params): inputResponses, no requestState.
+  elicit::memory_replay_guard guard;
+  run_2026 client{[] { return book({}); }};
+  client.options.replay = &guard;
+  client.options.answers_without_state = true;
+  const auto first = elicit::tool_round(book({}), first_call(), ring(), binding(), client.options);
+  REQUIRE_FALSE(first.done());
+  const std::vector<std::string> first_keys = keys_of(first.input_required());
+  REQUIRE(first_keys.size() == 1);
+
+  json stateless = first_call();
+  stateless["inputResponses"] = {{first_keys[0], accept(good_address)}, {"not_asked", accept({{"x", 1}})}};
+  SECTION("answered: the call goes on from the second round, and ends as with a state") {
+    client.params = stateless;
+    person p{{slot_0930, signed_options}};
+    CHECK(client(p) == "Booked to London at s-0930, signed (1 attempts for the address)");
+    CHECK(p.script.empty());
+    REQUIRE_FALSE(client.rounds.empty());
+    CHECK(keys_of(client.rounds.front()) != first_keys);
+    // The same retry again: no state is opened, so none is spent (the replay store is not asked).
+    client.params = stateless;
+    person again{{slot_0930, signed_options}};
+    CHECK(client(again) == "Booked to London at s-0930, signed (1 attempts for the address)");
+  }
+  SECTION("the first round's question unanswered: asked again") {
+    stateless["inputResponses"].erase(first_keys[0]);
+    const auto round = elicit::tool_round(book({}), stateless, ring(), binding(), client.options);
+    REQUIRE_FALSE(round.done());
+    CHECK(keys_of(round.input_required()) == first_keys);
+  }
+  SECTION("without the option: refused, as a retry without its state") {
+    client.options.answers_without_state = false;
+    CHECK_THROWS_MATCHES(elicit::tool_round(book({}), stateless, ring(), binding(), client.options), elicit::tool_error,
+                         Catch::Predicate<elicit::tool_error>([](const elicit::tool_error& e) {
+                           return e.failure() == elicit::tool_failure::invalid_state && e.code() == -32602;
+                         }));
+  }
+}
+
+TEST_CASE("tool: a retry's inputResponses that is no object, or a requestState that is no text, is invalid params",
+          "[tool]") {
+  const auto refused = [](json params, const char* words) {
+    try {
+      (void)elicit::tool_round(book({}), params, ring(), binding(), {});
+      FAIL("taken");
+    } catch (const elicit::tool_error& e) {
+      CHECK(e.failure() == elicit::tool_failure::invalid_params);
+      CHECK(e.code() == -32602);
+      CHECK(e.client_message() == std::string("Invalid params: ") + words);
+    }
+  };
+  json params = first_call();
+  params["inputResponses"] = nullptr;  // not a first call either
+  refused(params, "inputResponses must be an object");
+  params["inputResponses"] = json::array();
+  refused(params, "inputResponses must be an object");
+  params = first_call();
+  params["requestState"] = 17;
+  refused(params, "requestState must be a string");
+}

@@ -312,6 +312,13 @@ struct tool_options {
   std::chrono::seconds time_to_live = std::chrono::minutes(15);  // 2026-07-28: of each round's state
   std::chrono::seconds clock_skew = std::chrono::seconds(30);    // 2026-07-28: between the instances
   replay_guard* replay = nullptr;  // 2026-07-28, set: each round's state opens once (open_options::replay)
+  // 2026-07-28: a retry with inputResponses and no requestState. false: refused, invalid_state
+  // (-32602). true: its answers answer the first round, and the call goes on as from that round's
+  // state. Safe because that state would hold no answer (only the binding, which the server
+  // knows anyway): any caller gets one by calling without answers, so taking the answers without
+  // it gives nobody more. Clients that answer from the first round's questions alone rely on it
+  // (the conformance suite's missing-input-response and ignore-extra-params scenarios).
+  bool answers_without_state = false;
 };
 
 // Why a call of a tool failed in the driver, not in the tool.
@@ -319,7 +326,7 @@ enum class tool_failure {
   too_many_rounds,  // max_rounds rounds were asked and the tool still waits for answers
   state_too_large,  // 2026-07-28: the answers given so far are more than max_state_bytes
   invalid_state,    // 2026-07-28: the requestState did not open (altered, expired, replayed, misplaced, missing)
-  invalid_params,   // 2026-07-28: the retry's params were beyond the decode limits, refused unread
+  invalid_params,   // 2026-07-28: the retry's params were beyond the decode limits, or misshapen: refused unread
   // 2026-07-28: the tool would ask a form of a client whose request declares no form-mode
   // elicitation: -32021 (MissingRequiredClientCapabilityError), data() naming the capability
   missing_capability,
@@ -590,6 +597,17 @@ inline tool_state write_state(int round, const std::vector<asked_question*>& pen
   return {round, ascii_json(keys), ascii_json(list)};
 }
 
+// What is wrong with the shape of a 2026-07-28 retry's params, or nullptr: inputResponses that
+// is no object (null included: it is no first call either) or a requestState that is no text.
+inline const char* misshapen_retry(const nlohmann::json& params) noexcept {
+  if (!params.is_object()) return nullptr;
+  if (const auto r = params.find("inputResponses"); r != params.end() && !r->is_object())
+    return "inputResponses must be an object";
+  if (const auto s = params.find("requestState"); s != params.end() && !s->is_string())
+    return "requestState must be a string";
+  return nullptr;
+}
+
 }  // namespace detail
 
 // One request of `t` at 2026-07-28: `request_params` are the params of the tools/call (or
@@ -602,9 +620,14 @@ inline tool_state write_state(int round, const std::vector<asked_question*>& pen
 // A missing answer, or an invalid one (while max_attempts allows), is asked again in a new
 // round, not an error. An answer under a key the last round did not ask is not read.
 //
+// A retry with answers and no requestState is refused, unless options.answers_without_state:
+// then its answers answer the questions of the first round (the first the tool asks at once).
+//
 // Throws tool_error: invalid_state (-32602, invalid_state_message) for a retry whose state is
-// missing or does not open (altered, expired, replayed with options.replay set, sealed for
-// another binding), invalid_params for params beyond the decode limits, too_many_rounds when a
+// missing (without answers_without_state) or does not open (altered, expired, replayed with
+// options.replay set, sealed for another binding), invalid_params (-32602, "Invalid params:
+// inputResponses must be an object", or requestState "must be a string") for params beyond the
+// decode limits or of the wrong shape, too_many_rounds when a
 // round past max_rounds would be needed, state_too_large when the answers would take more than
 // max_state_bytes, missing_capability (-32021, data() naming elicitation's form mode) when the
 // request's capabilities declare no form mode;
@@ -617,9 +640,17 @@ template <class R>
   if (const auto& refused = answers.refused())
     throw tool_error(tool_failure::invalid_params, -32602, refused->message,
                      detail::message("elicit::tool: the retry's params were refused unread: ", refused->message));
+  if (const char* misshapen = detail::misshapen_retry(request_params))
+    throw tool_error(tool_failure::invalid_params, -32602, detail::message("Invalid params: ", misshapen),
+                     detail::message("elicit::tool: the retry's params were refused unread: ", misshapen));
   int round = 0;
   std::vector<detail::recorded_answers> records;
-  if (answers.is_retry()) {
+  // The answers of a retry without a state, for the first round's questions (answers_without_state).
+  bool stateless = false;
+  if (answers.is_retry() && !answers.request_state() && options.answers_without_state) {
+    stateless = true;
+    round = 1;  // the first round counts as asked
+  } else if (answers.is_retry()) {
     if (!answers.request_state()) throw detail::invalid_state("the retry has no requestState");
     open_options how;
     how.clock_skew = options.clock_skew;
@@ -648,6 +679,7 @@ template <class R>
       q->begin(per_question);
       const auto old = std::find_if(records.begin(), records.end(), [&](const auto& r) { return r.key == q->key(); });
       if (old != records.end() && old->digest == record.digest) record.answers = std::move(old->answers);
+      if (const nlohmann::json* given = stateless ? answers.raw(q->key()) : nullptr) record.answers.push_back(*given);
       for (const nlohmann::json& answer : record.answers) {
         if (q->done()) break;
         q->take(answer);
@@ -655,6 +687,7 @@ template <class R>
       if (!q->done()) pending.push_back(q);
       kept.push_back(std::move(record));
     }
+    stateless = false;  // the first round's questions only
     if (pending.empty()) continue;
 
     const std::size_t cap = std::max<std::size_t>(options.max_rounds, 1);

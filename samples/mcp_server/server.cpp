@@ -376,7 +376,7 @@ elicit::tool_options tool_options_of() {
 // questions still open. The client is told what tool_round refuses in its words (a state that
 // did not open: the one -32602; its reason to the log only), and a client without form mode
 // gets -32021 (tool_error, missing_capability). On the blocking pool when the replay store blocks: the coroutine waits
-// without a thread meanwhile. `params` are the request's, unless given (stateless_first_round's).
+// without a thread meanwhile. `params` are the request's, unless given.
 template <class R>
 boost::asio::awaitable<elicit::round_result<R>> one_round(const mcp::call& c, elicit::tool<R> t,
                                                           elicit::tool_options options,
@@ -521,30 +521,6 @@ boost::asio::awaitable<json> round_of(const mcp::call& c, make_tool make, elicit
   co_return std::move(round).value().result;
 }
 
-// 2026-07-28, for a tool whose first round needs nothing from a state: a request that answers
-// it without a requestState (the suite's missing-input-response and ignore-extra-params send
-// such) is taken as the answer to the first round, whose state the server seals anew (it holds
-// no answer: any caller gets the same one by calling without answers). A request without
-// answers, or with a state, is one round as any other.
-// The first round's state is sealed here and opened at once, never sent: it opens without the
-// replay store, which remembers every state it opens for the state's life (15 minutes), so that
-// requests without a state cannot fill it for the states of other clients (100,500 of them in
-// 10 s did, issue #46). The state the round then gives the client opens through the store.
-boost::asio::awaitable<json> stateless_first_round(const mcp::call& c, make_tool make, elicit::tool_options options) {
-  nlohmann::json params(c.params());
-  if (params.is_object() && params.contains("inputResponses") && !params.contains("requestState")) {
-    nlohmann::json first = params;
-    first.erase("inputResponses");
-    options.replay = nullptr;  // for both rounds here: the state between them is never sent
-    auto asking = one_round(c, make(true), options, std::move(first));
-    elicit::round_result<reply> asked = co_await std::move(asking);
-    if (asked.done()) co_return asked.value().result;
-    params["requestState"] = asked.input_required().at("requestState").get<std::string>();
-  }
-  auto answered = round_of(c, make, options, std::move(params));
-  co_return co_await std::move(answered);
-}
-
 // Serves one of them: at 2025-11-25 its questions go on the call's stream; at 2026-07-28 one
 // round per request, answers without a state answering the first round when `stateless_first`.
 // The same options in both eras: a one-attempt tool gives an invalid answer's -32602 in both.
@@ -557,10 +533,11 @@ boost::asio::awaitable<json> serve_written_once(const mcp::call& c, make_tool ma
     if (r.stopped) c.throw_stopped(*r.stopped);
     co_return r.result;
   }
-  if (stateless_first) {
-    auto answered = stateless_first_round(c, make, options);
-    co_return co_await std::move(answered);
-  }
+  // Answers without a state (the suite's missing-input-response and ignore-extra-params send
+  // such) answer the first round: tool_options::answers_without_state. No state is opened for
+  // them, so they never reach the replay store (100,500 such requests in 10 s filled it for the
+  // states of other clients when the sample sealed and opened one, issue #46).
+  options.answers_without_state = stateless_first;
   auto answered = round_of(c, make, options, nlohmann::json(c.params()));
   co_return co_await std::move(answered);
 }
