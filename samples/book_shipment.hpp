@@ -1,6 +1,6 @@
 // book_shipment, written once (<elicit/tool.hpp>): the one tool that both samples serve, at
-// both protocol versions. The stdio sample (stdio_server/shipment_server.cpp) runs it with
-// elicit::run_tool at 2025-11-25 and elicit::tool_round at 2026-07-28; the HTTP sample
+// both protocol versions. The stdio sample (stdio_server/shipment_server.cpp) serves it through
+// the library's dispatcher (<elicit/server/dispatcher.hpp>); the HTTP sample
 // (mcp_server/server.cpp) with elicit::async_run_tool on the call's stream and tool_round.
 //
 // Three questions, one after the other: the delivery address; the delivery slot, a choice
@@ -20,6 +20,7 @@
 
 #include "forms.hpp"
 
+#include <elicit/server/tool_result.hpp>
 #include <elicit/tool.hpp>
 
 #include <fmt/format.h>
@@ -39,6 +40,9 @@ struct booking {
   bool is_error = false;
   std::optional<elicit::stop_reason> stopped;
 };
+
+// A booking as a tools/call result (<elicit/server/tool_result.hpp>: found beside the type).
+inline elicit::tool_result to_tool_result(const booking& b) { return {b.text, b.is_error}; }
 
 inline std::string country_name(Country c) {
   for (const auto& o : elicit_options(c))

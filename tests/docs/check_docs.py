@@ -18,7 +18,11 @@ tests/docs/README.md; in short:
                                    is ignored and `...` stands for any text;
     <!-- snippet: continues -->    this C++ block goes on with the statements of the one before
                                    (the same function: its local variables are in scope);
-    <!-- snippet: skip REASON -->  this block is not checked (the reason is required).
+    <!-- snippet: skip REASON -->  this block is not checked (the reason is required);
+    <!-- snippet: transcript -->   this block is a session with the program of the C++ block
+                                   before it (its main): `> ` lines are what a client writes to
+                                   its stdin, `< ` lines what it writes back, each compared as
+                                   JSON (as `prints json` is); one per file.
 - A C++ block whose output is shown, or that calls assert(), is run: its statements (with the
   blocks it continues), or its main. What that function returns, if anything, is printed as
   compact JSON, as if sent. An output block right after a C++ block must be marked.
@@ -143,6 +147,18 @@ def link_blocks(path, blocks):
                 raise DocError(f"{where}: the C++ block at line {previous_cpp.line} already shows an output "
                                f"(line {previous_cpp.output.line})")
             previous_cpp.output = b
+        elif kind == "transcript":
+            if arg:
+                raise DocError(f"{where}: `snippet: transcript` takes no argument")
+            if b.is_cpp or previous_cpp is None:
+                raise DocError(f"{where}: a transcript with no C++ block before it")
+            if previous_cpp.output is not None:
+                raise DocError(f"{where}: the C++ block at line {previous_cpp.line} already shows an output "
+                               f"(line {previous_cpp.output.line})")
+            if any(o.output is not None and o.output.marker == "transcript" for o in blocks if o is not previous_cpp):
+                raise DocError(f"{where}: a second transcript: a file's program has one stdin, so one transcript")
+            read_transcript(path, b)
+            previous_cpp.output = b
         elif kind == "continues":
             if arg:
                 raise DocError(f"{where}: `snippet: continues` takes no argument")
@@ -152,7 +168,7 @@ def link_blocks(path, blocks):
             previous_cpp.continued = True
         else:
             raise DocError(f"{where}: unknown snippet marker {b.marker!r} "
-                           "(prints, prints json, continues, skip REASON)")
+                           "(prints, prints json, continues, transcript, skip REASON)")
         # An unmarked output right after a C++ block is most likely what it prints: say so.
         if (b.marker is None and b.info in OUTPUT_LANGS and previous is not None and previous.is_cpp
                 and not previous.skipped and not b.heading_before and previous.output is None):
@@ -165,6 +181,22 @@ def link_blocks(path, blocks):
     for b in blocks:
         if b.continues is not None and b.continues.skipped:
             raise DocError(f"{path}:{b.line}: continues a skipped block")
+
+
+def read_transcript(path, block):
+    """A transcript's lines: (what the client sends, what it receives), each a list of lines."""
+    sent, received = [], []
+    for k, line in enumerate(block.lines, block.line + 1):
+        if line.startswith("> "):
+            sent.append(line[2:])
+        elif line.startswith("< "):
+            received.append(line[2:])
+        elif line.strip():
+            raise DocError(f"{path}:{k}: a transcript line starts with `> ` (sent to the program) or "
+                           "`< ` (what it writes back)")
+    if not received:
+        raise DocError(f"{path}:{block.line}: a transcript shows at least one line the program writes (`< `)")
+    return sent, received
 
 
 # ---- Reading a C++ block into declarations and statements --------------------------------------
@@ -462,7 +494,26 @@ def json_matches(expected, actual):
     return re.fullmatch(pattern, squeeze_json(actual), re.S) is not None
 
 
+def compare_transcript(path, block, actual):
+    _, expected = read_transcript(path, block.output)
+    lines = [line for line in actual.splitlines() if line.strip()]
+    for k, shown in enumerate(expected):
+        if k >= len(lines):
+            return (f"{path}:{block.output.line}: the program of the C++ block at line {block.line} wrote "
+                    f"{len(lines)} lines, the transcript shows {len(expected)}; missing:\n{shown}")
+        if not json_matches(shown, lines[k]):
+            return (f"{path}:{block.output.line}: the program of the C++ block at line {block.line} wrote "
+                    f"something else than the transcript's line {k + 1} shows (whitespace ignored, `...` for "
+                    f"any text).\n--- shown:\n{shown}\n--- written:\n{lines[k]}")
+    if len(lines) > len(expected):
+        return (f"{path}:{block.output.line}: the program of the C++ block at line {block.line} wrote "
+                f"{len(lines) - len(expected)} lines more than the transcript shows:\n" + "\n".join(lines[len(expected):]))
+    return None
+
+
 def compare(path, block, actual):
+    if block.output.marker == "transcript":
+        return compare_transcript(path, block, actual)
     expected = block.output.text
     as_json = block.output.marker == "prints json"
     if (json_matches(expected, actual) if as_json else expected == actual):
@@ -559,7 +610,9 @@ def main():
             stdout = f.read()
         how = f"not compiled: the output is replayed from {args.replay}"
     else:
-        stdout, how = compile_and_run(args, display, stem, unit, unit_path, runs)
+        transcripts = [b.output for b in outputs if b.output.marker == "transcript"]
+        stdin = "".join(line + "\n" for line in read_transcript(display, transcripts[0])[0]) if transcripts else ""
+        stdout, how = compile_and_run(args, display, stem, unit, unit_path, runs, stdin)
         if stdout is None:
             return 1
 
@@ -584,8 +637,9 @@ def main():
     return 1 if failures else 0
 
 
-def compile_and_run(args, display, stem, unit, unit_path, runs):
-    """Compiles the unit (and links and runs it when a block is to run): its output, or None."""
+def compile_and_run(args, display, stem, unit, unit_path, runs, stdin):
+    """Compiles the unit (and links and runs it when a block is to run, `stdin` its input, then
+    closed): its output, or None."""
     flags = compiler_flags(args)
     exe = os.path.join(args.work, stem)
     if runs:
@@ -607,7 +661,8 @@ def compile_and_run(args, display, stem, unit, unit_path, runs):
         print(compiled.stderr, file=sys.stderr)
     if not runs:
         return "", f"compiled (syntax only) in {took:.1f} s"
-    ran = subprocess.run([exe], capture_output=True, text=True, encoding="utf-8", errors="replace", timeout=60)
+    ran = subprocess.run([exe], input=stdin, capture_output=True, text=True, encoding="utf-8", errors="replace",
+                         timeout=60)
     if ran.returncode != 0:
         print(ran.stdout + ran.stderr, file=sys.stderr)
         print(f"error: {display}: the snippets' program failed (exit {ran.returncode}): {exe}", file=sys.stderr)

@@ -18,8 +18,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # The tiers, lowest first. Which folder a header is in says whether it is public; its tier says
 # what it may include. The model and engine are both impl/ (the engine's own headers include
 # the model's, and keywords, value_traits and reporter keep their place), hence the lists.
-FOUNDATION, VOCABULARY, MODEL, DECLARATION, ENGINE, API = range(6)
-NAMES = ["foundation", "vocabulary", "model", "declaration", "engine", "API"]
+FOUNDATION, VOCABULARY, MODEL, DECLARATION, ENGINE, API, SERVING = range(7)
+NAMES = ["foundation", "vocabulary", "model", "declaration", "engine", "API", "serving"]
 
 # Public types that describe a value and its faults, and know nothing of a form's description.
 VOCABULARY_HEADERS = {
@@ -46,6 +46,8 @@ def tier_of(name):
     """The tier of `name` (a path under include/elicit/), or None."""
     if name.startswith("detail/"):
         return FOUNDATION
+    if name.startswith("server/") and name.count("/") == 1:
+        return SERVING  # the envelope and the transports, on the API (target elicit::server)
     for tier, names in ((VOCABULARY, VOCABULARY_HEADERS), (MODEL, MODEL_HEADERS),
                         (DECLARATION, DECLARATION_HEADERS), (ENGINE, ENGINE_HEADERS)):
         if name in names:

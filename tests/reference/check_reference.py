@@ -2,9 +2,9 @@
 """docs/reference.md lists the public API, and cannot drift from it.
 
 The public names are read from the sources: every name declared directly in `namespace elicit`
-of a public header (include/elicit/*.hpp; not detail/ or impl/, not a nested `namespace
+of a public header (include/elicit/*.hpp and include/elicit/server/*.hpp; not detail/ or impl/, not a nested `namespace
 detail`): classes, structs, enums, aliases, concepts, functions, variables. docs/reference.md has
-a section per header, headed `## <elicit/NAME.hpp>`, and in it a table row per name,
+a section per header, headed `## <elicit/NAME.hpp>` (or `## <elicit/server/NAME.hpp>`), and in it a table row per name,
 "| `elicit::name` | what it is |". The test fails on a public name the page does not list, on
 a listed name the header does not declare (renamed or gone), on a name listed under another
 header, and on a row whose line is empty.
@@ -123,7 +123,7 @@ def record(head, found):
 
 
 # ---- the names the page lists --------------------------------------------------------------
-SECTION = re.compile(r"^##\s+`?<elicit/([\w]+\.hpp)>`?\s*$")
+SECTION = re.compile(r"^##\s+`?<elicit/((?:\w+/)?\w+\.hpp)>`?\s*$")
 ROW = re.compile(r"^\|\s*`elicit::([^`]+)`\s*\|(.*)\|\s*$")
 
 
@@ -154,11 +154,13 @@ def listed(page):
 
 def main():
     root = pathlib.Path(sys.argv[1])
-    headers = sorted((root / "include/elicit").glob("*.hpp"))
+    base = root / "include/elicit"
+    # The public folders: the top one and each optional target's own (server/).
+    headers = sorted(base.glob("*.hpp")) + sorted((base / "server").glob("*.hpp"))
     if not headers:
         print("no header found under include/elicit/: wrong root?")
         return 1
-    declared = {h.name: set(names(h)) for h in headers}
+    declared = {h.relative_to(base).as_posix(): set(names(h)) for h in headers}
     where, problems = listed(root / "docs/reference.md")
     for header, found in declared.items():
         for name in sorted(found - set(where.get(header, {}))):

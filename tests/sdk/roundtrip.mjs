@@ -198,7 +198,7 @@ const cases = [
     const r = await book([accept(address)], { abortOnFirst: true });
     assert.equal(r.aborted, true);
     assert.equal(r.asked.length, 1, "the server asked again after the call was cancelled");
-    assert.match(r.stderr, /ended: the client cancelled the request/);
+    assert.match(r.stderr, /request \d+ ended unanswered: the client cancelled it/);
     // The late answer is logged as one the server was not waiting for, and otherwise ignored.
     assert.match(r.stderr, /ignored a response to request 1: not waiting for it/);
   }],

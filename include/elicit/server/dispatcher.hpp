@@ -1,0 +1,372 @@
+// The envelope of both protocol eras, written once and free of I/O: a dispatcher takes one
+// JSON-RPC message a client sent and says what to do with it. It tells the era the message
+// speaks (<elicit/era.hpp>), refuses what is malformed for that era, answers initialize,
+// server/discover, ping, tools/list and tools/call, finishes every 2026-07-28 result
+// (resultType, caching hints, server info), and maps a tool's outcomes and elicit's refusals to
+// each era's errors. A tool written once (<elicit/tool.hpp>) runs as rounds at 2026-07-28,
+// answered here at once, and as pushes at 2025-11-25: the transport sends each question and hands
+// the answer back (pushed_call). CMake target elicit::server.
+//
+//   elicit::dispatcher server({"my-server", "1.0.0"}, ring);
+//   server.tools().add({"book", "Book a table."}, [](const elicit::tool_call& c) { return book(c); });
+//   elicit::client_session session;                      // one per 2025-11-25 client
+//   elicit::dispatched d = server.handle(message, session, "stdio");
+//   if (d.what == elicit::dispatched::kind::response) send(d.response);
+//
+// <elicit/server/stdio.hpp> is a whole transport on it: serve_stdio(server).
+#pragma once
+
+#include <elicit/era.hpp>
+#include <elicit/json_limits.hpp>
+#include <elicit/progress.hpp>
+#include <elicit/protocol.hpp>
+#include <elicit/replay_guard.hpp>
+#include <elicit/server/rpc_error.hpp>
+#include <elicit/server/tool_call.hpp>
+#include <elicit/server/tool_registry.hpp>
+#include <elicit/state.hpp>
+#include <elicit/tool.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <exception>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace elicit {
+
+// Who the server is: initialize's serverInfo, and at 2026-07-28 every result's _meta. The name
+// is also the audience of every state the server seals.
+struct server_identity {
+  std::string name;
+  std::string version;
+
+  [[nodiscard]] nlohmann::ordered_json to_json() const { return {{"name", name}, {"version", version}}; }
+};
+
+struct dispatcher_options {
+  // How each tool that asks is run (attempts, rounds, the state's size and lifetime, the replay
+  // store). A 2026-07-28 retry with answers and no requestState answers the first round
+  // (answers_without_state): clients that answer from the first round's questions alone need it.
+  // Without a replay store of its own, the dispatcher's in memory is used (one process).
+  tool_options tool = [] {
+    tool_options o;
+    o.answers_without_state = true;
+    return o;
+  }();
+  // What a tool's arguments may be for the digest a sealed state is bound to: the transport's
+  // own read limits are enough (it read the arguments within them).
+  json_limits arguments{.max_bytes = std::size_t{4} * 1024 * 1024, .max_depth = 64};
+  // Where the dispatcher writes why a call failed (what the client is not told: an internal
+  // error's what(), why a state did not open). Null: stderr.
+  std::function<void(std::string_view)> log;
+};
+
+// What a transport keeps of a 2025-11-25 client between its requests: what initialize declared.
+// One per connection over stdio, one per Mcp-Session-Id over HTTP. 2026-07-28 needs none.
+struct client_session {
+  bool initialized = false;  // initialize was answered
+  elicitation_modes modes;   // the elicitation modes it declared
+};
+
+// A 2025-11-25 tools/call of a tool that asks: the transport sends params() as an
+// elicitation/create, hands the client's response to take() (or stop() when it stops waiting),
+// and again until done(); then response() is the JSON-RPC response to send. A call stopped
+// because it was cancelled gets none: the spec sends nothing for a cancelled request.
+class pushed_call {
+ public:
+  pushed_call(nlohmann::json id, std::string tool, std::unique_ptr<detail::pushed_tool> run,
+              std::optional<nlohmann::json> token, std::function<void(std::string_view)> log)
+      : id_(std::move(id)),
+        tool_(std::move(tool)),
+        run_(std::move(run)),
+        token_(std::move(token)),
+        log_(std::move(log)) {}
+
+  // The id of the tools/call.
+  [[nodiscard]] const nlohmann::json& id() const noexcept { return id_; }
+  // The call's progressToken, when it gave one (for notifications/progress while it waits).
+  [[nodiscard]] const std::optional<nlohmann::json>& progress_token() const noexcept { return token_; }
+
+  [[nodiscard]] bool done() const noexcept { return run_->done() || failure_ != nullptr; }
+  // The params of the elicitation/create to send now. Throws std::logic_error when done().
+  [[nodiscard]] nlohmann::ordered_json params() {
+    try {
+      return run_->params();
+    } catch (...) {
+      failure_ = std::current_exception();
+      throw std::logic_error("elicit::pushed_call::params: the call failed; send response()");
+    }
+  }
+  // The client's whole JSON-RPC response to the last params.
+  void take(const nlohmann::json& reply) {
+    step([&] { run_->take(reply); });
+  }
+  // The server stops waiting: the question now and every later one end with `why`, unsent.
+  void stop(stop_reason why) {
+    stopped_ = stopped_ ? stopped_ : std::optional(why);
+    step([&] { run_->stop(why); });
+  }
+  // Whether it was stopped as cancelled: then nothing is sent.
+  [[nodiscard]] bool cancelled() const noexcept { return stopped_ == stop_reason::cancelled; }
+
+  // The response once done(): the tool's result, or the error it ended with. Never throws but
+  // std::bad_alloc.
+  [[nodiscard]] nlohmann::ordered_json response();
+
+ private:
+  template <class F>
+  void step(F&& f) {
+    if (done()) return;
+    try {
+      f();
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+
+  nlohmann::json id_;
+  std::string tool_;
+  std::unique_ptr<detail::pushed_tool> run_;
+  std::optional<nlohmann::json> token_;
+  std::function<void(std::string_view)> log_;
+  std::optional<stop_reason> stopped_;
+  std::exception_ptr failure_;
+};
+
+// What a dispatcher says of one message.
+struct dispatched {
+  enum class kind {
+    nothing,   // nothing to send: a notification, or a response nobody waits for
+    response,  // send `response`
+    answer,    // a client's response to a request of the server's, for the id in `id`: the transport's to match
+    cancel,    // notifications/cancelled for the client's request `id`: stop serving it if it still runs
+    push,      // a 2025-11-25 tools/call of a tool that asks: drive `call`
+  };
+  kind what = kind::nothing;
+  nlohmann::ordered_json response;  // kind::response
+  nlohmann::json id;                // kind::answer and kind::cancel
+  std::optional<pushed_call> call;  // kind::push
+};
+
+namespace detail {
+
+// A client's text as the server quotes it back: printable ASCII, at most 64 characters (it need
+// not be UTF-8, and a cut could split a character).
+inline std::string shown(std::string_view text) {
+  std::string out;
+  for (const char c : text.substr(0, 64)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  return text.size() > 64 ? out + "..." : out;
+}
+
+inline void log_to_stderr(std::string_view line) { std::cerr << line << "\n"; }
+
+// The error response for a failure out of a handler or a tool, in the words the client reads;
+// the rest goes to `log`.
+inline nlohmann::ordered_json failure_response(const nlohmann::json& id, std::exception_ptr failure,
+                                               const std::function<void(std::string_view)>& log,
+                                               std::string_view tool) {
+  try {
+    std::rethrow_exception(std::move(failure));
+  } catch (const rpc_error& e) {
+    return e.response(id);
+  } catch (const tool_error& e) {
+    log(message("tools/call ", tool, ": ", e.what()));
+    return e.error_response(id);
+  } catch (const std::exception& e) {
+    log(message("tools/call ", tool, ": internal error: ", e.what()));
+  } catch (...) {
+    log(message("tools/call ", tool, ": internal error"));
+  }
+  return rpc_error(-32603, "Internal error").response(id);
+}
+
+}  // namespace detail
+
+inline nlohmann::ordered_json pushed_call::response() {
+  if (!failure_) {
+    try {
+      return {{"jsonrpc", "2.0"}, {"id", id_}, {"result", run_->result()}};
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+  return detail::failure_response(id_, failure_, log_ ? log_ : detail::log_to_stderr, tool_);
+}
+
+class dispatcher {
+ public:
+  // `ring` seals and opens the 2026-07-28 states; it must outlive the dispatcher (a server that
+  // adds or retires keys while it serves changes the same ring). Throws only std::bad_alloc.
+  dispatcher(server_identity identity, const key_ring& ring, dispatcher_options options = {})
+      : identity_(std::move(identity)), ring_(ring), options_(std::move(options)) {
+    if (!options_.log) options_.log = detail::log_to_stderr;
+    if (options_.tool.replay == nullptr) options_.tool.replay = &own_replay_;
+  }
+  dispatcher(const dispatcher&) = delete;  // options_.tool.replay may point into it
+  dispatcher& operator=(const dispatcher&) = delete;
+
+  [[nodiscard]] tool_registry& tools() noexcept { return tools_; }
+  [[nodiscard]] const tool_registry& tools() const noexcept { return tools_; }
+  [[nodiscard]] const server_identity& identity() const noexcept { return identity_; }
+
+  // What to do with `message`, one JSON-RPC message from the client (parsed within the
+  // transport's limits), of the 2025-11-25 `session` it belongs to (initialize fills it in),
+  // from `principal` (over stdio "stdio"; over HTTP who authenticated). Never throws but
+  // std::bad_alloc: every failure is an error response.
+  [[nodiscard]] dispatched handle(const nlohmann::json& message, client_session& session,
+                                  const std::string& principal) const;
+
+ private:
+  [[nodiscard]] static dispatched respond(nlohmann::ordered_json response) {
+    dispatched d;
+    d.what = dispatched::kind::response;
+    d.response = std::move(response);
+    return d;
+  }
+  [[nodiscard]] static dispatched error(const nlohmann::json& id, int code, const std::string& text) {
+    return respond(rpc_error(code, text).response(id));
+  }
+  [[nodiscard]] dispatched result(const nlohmann::json& id, era e, std::string_view method,
+                                  nlohmann::ordered_json r) const {
+    if (e == era::v2026_07_28) r = finish_result(method, std::move(r), identity_.to_json());
+    return respond({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(r)}});
+  }
+  [[nodiscard]] nlohmann::ordered_json capabilities() const {
+    nlohmann::ordered_json caps = nlohmann::ordered_json::object();
+    if (!tools_.empty()) caps["tools"] = nlohmann::ordered_json::object();
+    return caps;
+  }
+  [[nodiscard]] dispatched notification(const std::string& method, const nlohmann::json& params,
+                                        client_session& session) const;
+  [[nodiscard]] dispatched request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params,
+                                   client_session& session, const std::string& principal) const;
+  [[nodiscard]] dispatched call_tool(const nlohmann::json& id, era e, const nlohmann::json& params,
+                                     const client_session& session, const std::string& principal) const;
+
+  server_identity identity_;
+  const key_ring& ring_;
+  dispatcher_options options_;
+  tool_registry tools_;
+  memory_replay_guard own_replay_;
+};
+
+namespace detail {
+
+// What makes a 2026-07-28 request's _meta malformed (-32602), or nothing: the version as a
+// string and the client's capabilities as an object are required on every request.
+inline std::optional<std::string> malformed_meta(const nlohmann::json& params) {
+  const auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object())
+    return message("Invalid params: no _meta; a request carries ", meta_key::protocol_version, " and ",
+                   meta_key::client_capabilities, " in it");
+  if (const auto v = meta->find(meta_key::protocol_version); v == meta->end() || !v->is_string())
+    return message("Invalid params: _meta has no ", meta_key::protocol_version, " string");
+  if (const auto c = meta->find(meta_key::client_capabilities); c == meta->end() || !c->is_object())
+    return message("Invalid params: _meta has no ", meta_key::client_capabilities, " object");
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+inline dispatched dispatcher::handle(const nlohmann::json& message, client_session& session,
+                                     const std::string& principal) const {
+  if (!message.is_object()) return error(nullptr, -32600, "Invalid Request: a JSON-RPC message is an object");
+  const auto id = message.find("id");
+  const auto method = message.find("method");
+  if (method == message.end()) {  // a response, to a request of the server's
+    if (id == message.end() || !(message.contains("result") || message.contains("error")))
+      return error(id == message.end() ? nullptr : *id, -32600, "Invalid Request: no method, result or error");
+    dispatched d;
+    d.what = dispatched::kind::answer;
+    d.id = *id;
+    return d;
+  }
+  if (!method->is_string()) return error(nullptr, -32600, "Invalid Request: the method must be a string");
+  const auto p = message.find("params");
+  static const nlohmann::json no_params = nlohmann::json::object();
+  const nlohmann::json& params = p == message.end() ? no_params : *p;
+  const std::string& name = method->get_ref<const std::string&>();
+  if (id == message.end()) return notification(name, params, session);
+  if (!id->is_string() && !id->is_number_integer())
+    return error(nullptr, -32600, "Invalid Request: an id is a string or an integer");
+  if (!params.is_object()) return error(*id, -32602, "Invalid params: params must be an object");
+  return request(*id, name, params, session, principal);
+}
+
+inline dispatched dispatcher::notification(const std::string& method, const nlohmann::json& params,
+                                           client_session& session) const {
+  dispatched d;
+  if (method == "notifications/initialized") {
+    session.initialized = true;
+  } else if (method == "notifications/cancelled" && params.is_object()) {
+    const auto r = params.find("requestId");
+    if (r != params.end() && (r->is_string() || r->is_number_integer())) {
+      d.what = dispatched::kind::cancel;
+      d.id = *r;
+    }
+  }
+  return d;  // any other notification: nothing to answer
+}
+
+inline dispatched dispatcher::request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params,
+                                      client_session& session, const std::string& principal) const {
+  const era e = era_of(params);
+  if (e == era::v2026_07_28) {
+    if (auto refused = unsupported_version(id, params)) return respond(std::move(*refused));
+    if (auto malformed = detail::malformed_meta(params)) return error(id, -32602, *malformed);
+    if (method == "server/discover")
+      return result(id, e, method, {{"supportedVersions", supported_versions}, {"capabilities", capabilities()}});
+  } else {
+    if (method == "initialize") {
+      session.modes = modes_from_initialize(params);
+      // The one session-era version this server speaks, whatever the client asked for: the
+      // client decides whether to go on.
+      return result(id, e, method,
+                    {{"protocolVersion", version_of(era::v2025_11_25)},
+                     {"capabilities", capabilities()},
+                     {"serverInfo", identity_.to_json()}});
+    }
+    if (method == "ping") return result(id, e, method, nlohmann::ordered_json::object());
+    if (method == "server/discover")
+      return error(id, -32602, detail::message("Invalid params: _meta has no ", meta_key::protocol_version));
+  }
+  if (method == "tools/list" && !tools_.empty()) return result(id, e, method, {{"tools", tools_.list()}});
+  if (method == "tools/call" && !tools_.empty()) return call_tool(id, e, params, session, principal);
+  return error(id, -32601, "Method not found: " + detail::shown(method));
+}
+
+inline dispatched dispatcher::call_tool(const nlohmann::json& id, era e, const nlohmann::json& params,
+                                        const client_session& session, const std::string& principal) const {
+  const auto name = params.find("name");
+  if (name == params.end() || !name->is_string()) return error(id, -32602, "Invalid params: name must be a string");
+  const std::string& tool_name = name->get_ref<const std::string&>();
+  const registered_tool* t = tools_.find(tool_name);
+  if (t == nullptr) return error(id, -32602, "Unknown tool: " + detail::shown(tool_name));
+  if (const auto a = params.find("arguments"); a != params.end() && !a->is_object())
+    return error(id, -32602, "Invalid params: arguments must be an object");
+  const tool_call call(e, params, principal, session.modes);
+  try {
+    if (!t->asks()) return result(id, e, "tools/call", t->answer(call));
+    if (e == era::v2025_11_25) {
+      if (!session.modes.form)
+        return respond(missing_capability_error_2025(id, {{"elicitation", {{"form", nlohmann::json::object()}}}}));
+      dispatched d;
+      d.what = dispatched::kind::push;
+      d.call.emplace(id, tool_name, t->push(call, options_.tool), progress_token(params), options_.log);
+      return d;
+    }
+    const state_binding binding{identity_.name, principal, "tools/call", tool_name,
+                                digest_of(call.arguments(), options_.arguments)};
+    return result(id, e, "tools/call", t->round(call, ring_, binding, options_.tool));
+  } catch (...) {
+    return respond(detail::failure_response(id, std::current_exception(), options_.log, tool_name));
+  }
+}
+
+}  // namespace elicit

@@ -1,0 +1,315 @@
+// The MCP stdio transport, blocking: newline-delimited JSON-RPC on stdin and stdout for one
+// client, served by a dispatcher (<elicit/server/dispatcher.hpp>) at both protocol versions.
+// CMake target elicit::server.
+//
+//   int main() {
+//     elicit::key_ring ring;
+//     ring.add("k1", elicit::state_key::generate());  // states live as long as the process
+//     elicit::dispatcher server({"my-server", "1.0.0"}, ring);
+//     server.tools().add({"book", "Book a table."}, [](const elicit::tool_call& c) { return book(c); });
+//     elicit::serve_stdio(server);  // until the client closes stdin
+//   }
+//
+// While a 2025-11-25 question waits for its answer, the transport goes on reading: a ping and
+// any other request is answered meanwhile (a tools/call that asks too is served inside the
+// wait, its questions answered before the outer one's go on), an answer to a question asked
+// earlier is kept for it, notifications/cancelled for a call stops its questions (the tool runs
+// to its end with outcome::stopped, and no response is sent, as the spec says), and where the
+// call gave a progressToken a notifications/progress goes out every progress_interval. A
+// question waits at most answer_timeout (then outcome::timed_out). When stdin ends, every
+// waiting call stops and serve_stdio returns.
+#pragma once
+
+#include <elicit/limits.hpp>
+#include <elicit/progress.hpp>
+#include <elicit/protocol.hpp>
+#include <elicit/server/dispatcher.hpp>
+
+#include <nlohmann/json.hpp>
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace elicit {
+
+struct stdio_options {
+  // What one line from the client may be: a longer or deeper one is answered with a parse
+  // error (-32700), and no value of it is built; a longer line is never held whole.
+  json_limits limits{.max_bytes = std::size_t{1024} * 1024, .max_depth = 64};
+  // How often a waiting call that gave a progressToken sends notifications/progress; zero: never.
+  std::chrono::milliseconds progress_interval = keepalive_interval;
+  // How long one question waits for its answer; zero: as long as it takes.
+  std::chrono::milliseconds answer_timeout{0};
+  // The most calls waiting for answers at once (each one served inside the wait of the one
+  // before): one more is refused with -32603, so that no client can make the server recurse
+  // without end.
+  std::size_t max_waiting = 8;
+  // Who calls, for the states sealed: whoever started the process.
+  std::string principal = "stdio";
+  int input = 0;   // the file descriptor read: stdin
+  int output = 1;  // the file descriptor written: stdout
+  // Where the transport writes what the client is not told (late answers, cancelled calls).
+  // Null: stderr.
+  std::function<void(std::string_view)> log;
+};
+
+namespace detail {
+
+// One client on two file descriptors, served by a dispatcher.
+class stdio_connection {
+ public:
+  stdio_connection(const dispatcher& server, stdio_options options) : server_(server), options_(std::move(options)) {
+    if (!options_.log) options_.log = log_to_stderr;
+  }
+
+  void run() {
+    while (auto message = receive()) serve(std::move(*message));
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+
+  // A call waiting for the answer to one of its questions.
+  struct waiting_call {
+    nlohmann::json id;
+    std::optional<keepalive> progress;
+    bool cancelled = false;
+  };
+
+  void serve(nlohmann::json message) {
+    dispatched d = server_.handle(message, session_, options_.principal);
+    switch (d.what) {
+      case dispatched::kind::nothing: return;
+      case dispatched::kind::response: return send(d.response);
+      case dispatched::kind::answer: return deliver(d.id, std::move(message));
+      case dispatched::kind::cancel: return cancel(d.id);
+      case dispatched::kind::push: return drive(std::move(*d.call));
+    }
+  }
+
+  void deliver(const nlohmann::json& id, nlohmann::json reply) {
+    if (id.is_number_integer()) {
+      const auto n = id.get<std::int64_t>();
+      if (asked_.erase(n) != 0) {
+        arrived_.insert_or_assign(n, std::move(reply));
+        return;
+      }
+    }
+    options_.log(message("ignored a response to request ", shown(id.dump()), ": not waiting for it"));
+  }
+
+  void cancel(const nlohmann::json& id) {
+    for (waiting_call* c : calls_)
+      if (c->id == id) c->cancelled = true;
+  }
+
+  void drive(pushed_call call) {
+    if (calls_.size() >= options_.max_waiting) {
+      send(rpc_error(-32603, message("Server busy: ", calls_.size(),
+                                     " calls wait for answers already; answer their questions first"))
+               .response(call.id()));
+      return;
+    }
+    waiting_call self{call.id(), std::nullopt, false};
+    if (call.progress_token() && options_.progress_interval.count() > 0) self.progress.emplace(*call.progress_token());
+    calls_.push_back(&self);
+    while (!call.done()) {
+      if (self.cancelled || gone_) {
+        call.stop(stop_reason::cancelled);
+        continue;
+      }
+      nlohmann::ordered_json params;
+      try {
+        params = call.params();
+      } catch (const std::logic_error&) {
+        break;  // the call failed: its response says how
+      }
+      const std::int64_t question = next_id_++;
+      asked_.insert(question);
+      send(elicitation_request_of(question, std::move(params)));
+      auto reply = wait_for(question, self);
+      if (auto* why = std::get_if<stop_reason>(&reply)) call.stop(*why);
+      else call.take(std::get<nlohmann::json>(reply));
+    }
+    calls_.pop_back();
+    if (call.cancelled()) {
+      options_.log(message("request ", shown(call.id().dump()),
+                           " ended unanswered: ", gone_ ? "the client went away" : "the client cancelled it"));
+      return;
+    }
+    send(call.response());
+  }
+
+  // The client's response to `question`, or why the call stops waiting for it. Serves every
+  // other message meanwhile.
+  std::variant<nlohmann::json, stop_reason> wait_for(std::int64_t question, waiting_call& self) {
+    const auto start = clock::now();
+    std::optional<clock::time_point> deadline;
+    if (options_.answer_timeout.count() > 0) deadline = start + options_.answer_timeout;
+    auto next_progress = start + options_.progress_interval;
+    for (;;) {
+      if (auto it = arrived_.find(question); it != arrived_.end()) {
+        nlohmann::json reply = std::move(it->second);
+        arrived_.erase(it);
+        return reply;
+      }
+      if (self.cancelled || gone_) {
+        asked_.erase(question);
+        return stop_reason::cancelled;
+      }
+      const auto now = clock::now();
+      if (deadline && now >= *deadline) {
+        asked_.erase(question);
+        return stop_reason::timed_out;
+      }
+      auto until = deadline.value_or(clock::time_point::max());
+      if (any_progress()) until = std::min(until, next_progress);
+      if (!readable_until(until)) {
+        if (any_progress() && clock::now() >= next_progress) {
+          send_progress();
+          next_progress += options_.progress_interval;
+        }
+        continue;
+      }
+      if (auto message = receive_one()) serve(std::move(*message));
+    }
+  }
+
+  [[nodiscard]] bool any_progress() const {
+    return std::any_of(calls_.begin(), calls_.end(), [](const waiting_call* c) { return c->progress.has_value(); });
+  }
+  void send_progress() {
+    for (waiting_call* c : calls_)
+      if (c->progress)
+        send({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", c->progress->next()}});
+  }
+
+  // The next message, waiting as long as it takes; nothing once the input ended.
+  std::optional<nlohmann::json> receive() {
+    while (!gone_)
+      if (auto message = receive_one()) return message;
+    return std::nullopt;
+  }
+
+  // One line read and parsed: the message, or nothing (an empty line, a line that is no
+  // message, answered with its error, or the end of the input).
+  std::optional<nlohmann::json> receive_one() {
+    const auto length = read_line();
+    if (!length || *length == 0) return std::nullopt;
+    if (*length > options_.limits.max_bytes) {  // only its first bytes were kept
+      send(rpc_error(-32700, message("Parse error: the JSON is ", *length, " bytes long, more than the ",
+                                     options_.limits.max_bytes, " this server reads"))
+               .response(nullptr));
+      return std::nullopt;
+    }
+    parsed_json parsed = parse_json(line_, options_.limits);
+    if (!parsed) {
+      send(rpc_error(-32700, parsed.error()->message).response(nullptr));
+      return std::nullopt;
+    }
+    return std::move(parsed).value();
+  }
+
+  // Reads one line into line_, keeping at most limits.max_bytes + 1 bytes of it (the rest is
+  // read and dropped). Its whole length, or nothing at the end of the input.
+  std::optional<std::size_t> read_line() {
+    line_.clear();
+    std::size_t length = 0;
+    bool any = false;
+    for (;;) {
+      if (at_ == size_ && !fill()) break;
+      any = true;
+      const char* begin = buffer_.data() + at_;
+      const char* end = buffer_.data() + size_;
+      const char* newline = std::find(begin, end, '\n');
+      const auto taken = static_cast<std::size_t>(newline - begin);
+      const std::size_t room = options_.limits.max_bytes + 1 - std::min(line_.size(), options_.limits.max_bytes + 1);
+      line_.append(begin, std::min(taken, room));
+      length += taken;
+      at_ += taken;
+      if (newline != end) {
+        ++at_;
+        return length;
+      }
+    }
+    gone_ = true;
+    if (!any) return std::nullopt;
+    return length;  // a last line without its newline
+  }
+
+  bool fill() {
+    ssize_t got = 0;
+    do got = ::read(options_.input, buffer_.data(), buffer_.size());
+    while (got < 0 && errno == EINTR);
+    at_ = 0;
+    size_ = got > 0 ? static_cast<std::size_t>(got) : 0;
+    return size_ != 0;
+  }
+
+  // Whether a byte (or the end) can be read before `until`.
+  bool readable_until(clock::time_point until) {
+    if (at_ < size_) return true;
+    int wait = -1;
+    if (until != clock::time_point::max()) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - clock::now()).count();
+      wait = static_cast<int>(std::clamp<long long>(left, 0, 24LL * 3600 * 1000));
+    }
+    pollfd fd{.fd = options_.input, .events = POLLIN, .revents = 0};
+    int ready = 0;
+    do ready = ::poll(&fd, 1, wait);
+    while (ready < 0 && errno == EINTR);
+    return ready != 0;  // readable, hung up, or an error: the read says which
+  }
+
+  void send(const nlohmann::ordered_json& message) {
+    if (gone_ && failed_write_) return;
+    std::string text = message.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    text += '\n';
+    std::string_view left = text;
+    while (!left.empty()) {
+      const ssize_t put = ::write(options_.output, left.data(), left.size());
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) {  // the client closed its end: it is gone
+        failed_write_ = gone_ = true;
+        return;
+      }
+      left.remove_prefix(static_cast<std::size_t>(put));
+    }
+  }
+
+  const dispatcher& server_;
+  stdio_options options_;
+  client_session session_;
+  std::vector<waiting_call*> calls_;                // the calls waiting, innermost last
+  std::set<std::int64_t> asked_;                    // the questions sent and not answered
+  std::map<std::int64_t, nlohmann::json> arrived_;  // answers that came while another call waited
+  std::int64_t next_id_ = 1;
+  std::string line_;
+  std::vector<char> buffer_ = std::vector<char>(std::size_t{64} * 1024);
+  std::size_t at_ = 0, size_ = 0;
+  bool gone_ = false, failed_write_ = false;
+};
+
+}  // namespace detail
+
+// Serves `server` to one client on options.input and options.output until the input ends (the
+// client closed stdin) and every call in progress has ended. Throws only std::bad_alloc; a
+// message that is not JSON-RPC is answered with its error, never thrown.
+inline void serve_stdio(const dispatcher& server, stdio_options options = {}) {
+  detail::stdio_connection(server, std::move(options)).run();
+}
+
+}  // namespace elicit

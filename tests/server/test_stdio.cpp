@@ -1,0 +1,240 @@
+// <elicit/server/stdio.hpp>: the blocking stdio transport, on two pipes, a scripted client on
+// the other end: what it answers while a question waits (pings, other calls, answers to earlier
+// questions), cancellation, progress, the answer timeout, hostile lines, and the input's end.
+// Every read is bounded in time: a transport that fails to answer fails the test, never hangs.
+#include "fixture.hpp"
+
+#include <elicit/server/stdio.hpp>
+
+#include <catch2/catch.hpp>
+#include <poll.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace server_fixture;
+
+namespace {
+
+// serve_stdio on a thread, and the client's end of its two pipes.
+class client {
+ public:
+  explicit client(const elicit::dispatcher& d, elicit::stdio_options options = {}) {
+    REQUIRE(::pipe(to_server_) == 0);
+    REQUIRE(::pipe(from_server_) == 0);
+    options.input = to_server_[0];
+    options.output = from_server_[1];
+    options.log = [this](std::string_view line) {
+      const std::lock_guard lock(mutex_);
+      logged_.emplace_back(line);
+    };
+    thread_ = std::thread([&d, options] { elicit::serve_stdio(d, options); });
+  }
+  ~client() {
+    close_input();
+    if (thread_.joinable()) thread_.join();
+    ::close(to_server_[0]);
+    ::close(from_server_[0]);
+    ::close(from_server_[1]);
+  }
+
+  void send_text(const std::string& text) {
+    const std::string line = text + "\n";
+    REQUIRE(::write(to_server_[1], line.data(), line.size()) == static_cast<ssize_t>(line.size()));
+  }
+  void send(const json& message) { send_text(message.dump()); }
+
+  // The next message the server writes, within two seconds.
+  json next() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    for (;;) {
+      if (const auto nl = buffer_.find('\n'); nl != std::string::npos) {
+        const json message = json::parse(buffer_.substr(0, nl));
+        buffer_.erase(0, nl + 1);
+        return message;
+      }
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      pollfd fd{.fd = from_server_[0], .events = POLLIN, .revents = 0};
+      REQUIRE(left.count() > 0);
+      REQUIRE(::poll(&fd, 1, static_cast<int>(left.count())) == 1);
+      char chunk[4096];
+      const ssize_t got = ::read(from_server_[0], chunk, sizeof chunk);
+      REQUIRE(got > 0);
+      buffer_.append(chunk, static_cast<std::size_t>(got));
+    }
+  }
+
+  void close_input() {
+    if (to_server_[1] >= 0) ::close(to_server_[1]);
+    to_server_[1] = -1;
+  }
+  // Waits for serve_stdio to return (it must, once the input ended).
+  void join() {
+    close_input();
+    thread_.join();
+  }
+
+  std::vector<std::string> logged() {
+    const std::lock_guard lock(mutex_);
+    return logged_;
+  }
+
+ private:
+  int to_server_[2]{-1, -1}, from_server_[2]{-1, -1};
+  std::string buffer_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::vector<std::string> logged_;
+};
+
+json answer_to(const json& question, json content) {
+  return {
+      {"jsonrpc", "2.0"}, {"id", question["id"]}, {"result", {{"action", "accept"}, {"content", std::move(content)}}}};
+}
+
+void open_session(client& c) {
+  c.send(request(0, "initialize", initialize_params()));
+  CHECK(c.next()["result"]["protocolVersion"] == "2025-11-25");
+  c.send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+}
+
+}  // namespace
+
+TEST_CASE("serve_stdio: a pushed question waits while a ping is answered, then the call completes") {
+  served s;
+  client c(s.server);
+  open_session(c);
+  c.send(request(1, "tools/call", call_params("reserve")));
+  const json question = c.next();
+  CHECK(question["method"] == "elicitation/create");
+  CHECK(question["params"]["message"] == "How many guests at Chez Elicit?");
+  c.send(request("p", "ping"));
+  CHECK(c.next().dump() == R"({"id":"p","jsonrpc":"2.0","result":{}})");
+  c.send(answer_to(question, {{"guests", 5}}));
+  const json done = c.next();
+  CHECK(done["id"] == 1);
+  CHECK(done["result"]["content"][0]["text"] == "Reserved for 5 at Chez Elicit.");
+  c.join();
+}
+
+TEST_CASE("serve_stdio: a call served inside another's wait; the outer's answer, sent first, kept for it") {
+  served s;
+  client c(s.server);
+  open_session(c);
+  c.send(request(1, "tools/call", call_params("reserve", {{"restaurant", "A"}})));
+  const json outer = c.next();
+  c.send(request(2, "tools/call", call_params("reserve", {{"restaurant", "B"}})));
+  const json inner = c.next();
+  CHECK(inner["params"]["message"] == "How many guests at B?");
+  c.send(answer_to(outer, {{"guests", 1}}));  // the outer question, answered first
+  c.send(answer_to(inner, {{"guests", 2}}));
+  const json first = c.next();
+  CHECK(first["id"] == 2);
+  CHECK(first["result"]["content"][0]["text"] == "Reserved for 2 at B.");
+  const json second = c.next();
+  CHECK(second["id"] == 1);
+  CHECK(second["result"]["content"][0]["text"] == "Reserved for 1 at A.");
+  c.join();
+  CHECK(c.logged().empty());
+}
+
+TEST_CASE("serve_stdio: a cancelled call stops asking and gets no response; its late answer is logged") {
+  served s;
+  client c(s.server);
+  open_session(c);
+  c.send(request(5, "tools/call", call_params("reserve")));
+  const json question = c.next();
+  c.send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 5}}}});
+  c.send(answer_to(question, {{"guests", 2}}));
+  c.send(request(6, "ping"));
+  CHECK(c.next()["id"] == 6);  // nothing was sent for 5
+  c.join();
+  const auto logged = c.logged();
+  REQUIRE(logged.size() == 2);
+  CHECK(logged[0] == "request 5 ended unanswered: the client cancelled it");
+  CHECK(logged[1] == "ignored a response to request " + question["id"].dump() + ": not waiting for it");
+}
+
+TEST_CASE("serve_stdio: notifications/progress while a call with a progressToken waits, counting up") {
+  served s;
+  elicit::stdio_options options;
+  options.progress_interval = std::chrono::milliseconds(20);
+  client c(s.server, options);
+  open_session(c);
+  json params = call_params("reserve");
+  params["_meta"] = {{"progressToken", "tok"}};
+  c.send(request(1, "tools/call", params));
+  const json question = c.next();
+  const json p1 = c.next();
+  const json p2 = c.next();
+  CHECK(p1["method"] == "notifications/progress");
+  CHECK(p1["params"]["progressToken"] == "tok");
+  CHECK(p1["params"]["progress"] == 1);
+  CHECK(p2["params"]["progress"] == 2);
+  c.send(answer_to(question, {{"guests", 3}}));
+  json done = c.next();
+  while (done.contains("method")) done = c.next();  // a progress sent just before the answer came
+  CHECK(done["result"]["content"][0]["text"] == "Reserved for 3 at Chez Elicit.");
+}
+
+TEST_CASE("serve_stdio: a question not answered within answer_timeout ends as the tool says") {
+  served s;
+  elicit::stdio_options options;
+  options.answer_timeout = std::chrono::milliseconds(50);
+  client c(s.server, options);
+  open_session(c);
+  c.send(request(1, "tools/call", call_params("reserve")));
+  (void)c.next();
+  const json done = c.next();
+  CHECK(done["id"] == 1);
+  CHECK(done["result"]["isError"] == true);
+  CHECK(done["result"]["content"][0]["text"] == "Nothing was reserved at Chez Elicit.");
+}
+
+TEST_CASE("serve_stdio: hostile lines get their error and the server goes on") {
+  served s;
+  elicit::stdio_options options;
+  options.limits.max_bytes = 64;
+  client c(s.server, options);
+  c.send_text(std::string(100, '['));
+  CHECK(c.next()["error"].dump() ==
+        R"({"code":-32700,"message":"Parse error: the JSON is 100 bytes long, more than the 64 this server reads"})");
+  c.send_text("{\"jsonrpc\":");
+  CHECK(c.next()["error"]["code"] == -32700);
+  c.send_text("");
+  c.send_text("[1]");
+  CHECK(c.next()["error"]["code"] == -32600);
+  c.send(request(1, "ping"));
+  CHECK(c.next()["id"] == 1);
+}
+
+TEST_CASE("serve_stdio: more waiting calls than max_waiting are refused; the input's end stops every call") {
+  served s;
+  elicit::stdio_options options;
+  options.max_waiting = 1;
+  client c(s.server, options);
+  open_session(c);
+  c.send(request(1, "tools/call", call_params("reserve")));
+  (void)c.next();
+  c.send(request(2, "tools/call", call_params("reserve")));
+  CHECK(c.next()["error"].dump() ==
+        R"({"code":-32603,"message":"Server busy: 1 calls wait for answers already; answer their questions first"})");
+  c.join();  // returns: the waiting call stopped, unanswered
+  CHECK(c.logged() == std::vector<std::string>{"request 1 ended unanswered: the client went away"});
+}
+
+TEST_CASE("serve_stdio: 2026-07-28 requests on the same stdin, finished for their era") {
+  served s;
+  client c(s.server);
+  c.send(request(1, "tools/list", {{"_meta", meta_2026()}}));
+  const json list = c.next();
+  CHECK(list["result"]["resultType"] == "complete");
+  CHECK(list["result"]["cacheScope"] == "public");
+  c.send(request(2, "tools/call", call_2026("reserve")));
+  CHECK(c.next()["result"]["resultType"] == "input_required");
+}
