@@ -22,7 +22,8 @@ tests/docs/README.md; in short:
     <!-- snippet: transcript -->   this block is a session with the program of the C++ block
                                    before it (its main): `> ` lines are what a client writes to
                                    its stdin, `< ` lines what it writes back, each compared as
-                                   JSON (as `prints json` is); one per file.
+                                   JSON (as `prints json` is); the client reads the `< ` lines
+                                   shown before it writes the next `> ` ones; one per file.
 - A C++ block whose output is shown, or that calls assert(), is run: its statements (with the
   blocks it continues), or its main. What that function returns, if anything, is printed as
   compact JSON, as if sent. An output block right after a C++ block must be marked.
@@ -184,19 +185,26 @@ def link_blocks(path, blocks):
 
 
 def read_transcript(path, block):
-    """A transcript's lines: (what the client sends, what it receives), each a list of lines."""
-    sent, received = [], []
+    """A transcript's lines: (the turns, what it receives). A turn is (lines the client sends,
+    how many lines it then reads before it sends more), as a client does that waits for a
+    question before it answers it."""
+    turns, received = [], []
     for k, line in enumerate(block.lines, block.line + 1):
         if line.startswith("> "):
-            sent.append(line[2:])
+            if not turns or turns[-1][1]:
+                turns.append(([], 0))
+            turns[-1][0].append(line[2:])
         elif line.startswith("< "):
+            if not turns:
+                turns.append(([], 0))
+            turns[-1] = (turns[-1][0], turns[-1][1] + 1)
             received.append(line[2:])
         elif line.strip():
             raise DocError(f"{path}:{k}: a transcript line starts with `> ` (sent to the program) or "
                            "`< ` (what it writes back)")
     if not received:
         raise DocError(f"{path}:{block.line}: a transcript shows at least one line the program writes (`< `)")
-    return sent, received
+    return turns, received
 
 
 # ---- Reading a C++ block into declarations and statements --------------------------------------
@@ -611,8 +619,8 @@ def main():
         how = f"not compiled: the output is replayed from {args.replay}"
     else:
         transcripts = [b.output for b in outputs if b.output.marker == "transcript"]
-        stdin = "".join(line + "\n" for line in read_transcript(display, transcripts[0])[0]) if transcripts else ""
-        stdout, how = compile_and_run(args, display, stem, unit, unit_path, runs, stdin)
+        turns = read_transcript(display, transcripts[0])[0] if transcripts else []
+        stdout, how = compile_and_run(args, display, stem, unit, unit_path, runs, turns)
         if stdout is None:
             return 1
 
@@ -637,9 +645,9 @@ def main():
     return 1 if failures else 0
 
 
-def compile_and_run(args, display, stem, unit, unit_path, runs, stdin):
-    """Compiles the unit (and links and runs it when a block is to run, `stdin` its input, then
-    closed): its output, or None."""
+def compile_and_run(args, display, stem, unit, unit_path, runs, turns):
+    """Compiles the unit (and links and runs it when a block is to run, in a conversation of
+    `turns` on its stdin, then closed): its output, or None."""
     flags = compiler_flags(args)
     exe = os.path.join(args.work, stem)
     if runs:
@@ -661,13 +669,60 @@ def compile_and_run(args, display, stem, unit, unit_path, runs, stdin):
         print(compiled.stderr, file=sys.stderr)
     if not runs:
         return "", f"compiled (syntax only) in {took:.1f} s"
-    ran = subprocess.run([exe], input=stdin, capture_output=True, text=True, encoding="utf-8", errors="replace",
-                         timeout=60)
-    if ran.returncode != 0:
-        print(ran.stdout + ran.stderr, file=sys.stderr)
-        print(f"error: {display}: the snippets' program failed (exit {ran.returncode}): {exe}", file=sys.stderr)
+    returncode, stdout, stderr = converse(exe, turns)
+    if returncode != 0:
+        print(stdout + stderr, file=sys.stderr)
+        print(f"error: {display}: the snippets' program failed (exit {returncode}): {exe}", file=sys.stderr)
         return None, None
-    return ran.stdout, f"compiled and linked in {took:.1f} s"
+    return stdout, f"compiled and linked in {took:.1f} s"
+
+
+def converse(exe, turns, wait=10.0, limit=60.0):
+    """Runs `exe`, and for each turn writes its lines to its stdin, then reads as many lines of its
+    stdout as the turn shows (each within `wait` seconds: a line that never comes is missing,
+    and the comparison says so), then closes its stdin and reads the rest: (exit status, stdout,
+    stderr). Reads within `limit` seconds in all, then kills the program."""
+    import selectors
+    proc = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = bytearray(), bytearray()
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ, out)
+    sel.register(proc.stderr, selectors.EVENT_READ, err)
+    end = time.monotonic() + limit
+
+    def pump(until, lines_wanted=None):
+        while sel.get_map() and time.monotonic() < min(until, end):
+            if lines_wanted is not None and out.count(b"\n") >= lines_wanted:
+                return
+            for key, _ in sel.select(timeout=max(0.0, min(until, end) - time.monotonic())):
+                chunk = os.read(key.fileobj.fileno(), 65536)
+                if chunk:
+                    key.data.extend(chunk)
+                else:
+                    sel.unregister(key.fileobj)
+
+    wanted = 1  # the line that says which block runs
+    for sent, received in turns:
+        try:
+            for line in sent:
+                proc.stdin.write(line.encode("utf-8") + b"\n")
+            proc.stdin.flush()
+        except BrokenPipeError:
+            break
+        wanted += received
+        pump(time.monotonic() + wait, wanted)
+    try:
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    pump(end)
+    try:
+        returncode = proc.wait(timeout=max(0.1, end - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        returncode = proc.wait()
+    pump(time.monotonic() + 1)
+    return returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 
 if __name__ == "__main__":

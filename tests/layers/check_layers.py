@@ -46,8 +46,8 @@ def tier_of(name):
     """The tier of `name` (a path under include/elicit/), or None."""
     if name.startswith("detail/"):
         return FOUNDATION
-    if name.startswith("server/") and name.count("/") == 1:
-        return SERVING  # the envelope and the transports, on the API (target elicit::server)
+    if name.startswith("server/"):
+        return SERVING  # the envelope and the transports, on the API (elicit::server, server/asio/: elicit::server_asio)
     for tier, names in ((VOCABULARY, VOCABULARY_HEADERS), (MODEL, MODEL_HEADERS),
                         (DECLARATION, DECLARATION_HEADERS), (ENGINE, ENGINE_HEADERS)):
         if name in names:

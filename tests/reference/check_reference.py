@@ -2,7 +2,7 @@
 """docs/reference.md lists the public API, and cannot drift from it.
 
 The public names are read from the sources: every name declared directly in `namespace elicit`
-of a public header (include/elicit/*.hpp and include/elicit/server/*.hpp; not detail/ or impl/, not a nested `namespace
+of a public header (include/elicit/*.hpp and include/elicit/server/**/*.hpp; not detail/ or impl/, not a nested `namespace
 detail`): classes, structs, enums, aliases, concepts, functions, variables. docs/reference.md has
 a section per header, headed `## <elicit/NAME.hpp>` (or `## <elicit/server/NAME.hpp>`), and in it a table row per name,
 "| `elicit::name` | what it is |". The test fails on a public name the page does not list, on
@@ -123,7 +123,7 @@ def record(head, found):
 
 
 # ---- the names the page lists --------------------------------------------------------------
-SECTION = re.compile(r"^##\s+`?<elicit/((?:\w+/)?\w+\.hpp)>`?\s*$")
+SECTION = re.compile(r"^##\s+`?<elicit/((?:\w+/)*\w+\.hpp)>`?\s*$")
 ROW = re.compile(r"^\|\s*`elicit::([^`]+)`\s*\|(.*)\|\s*$")
 
 
@@ -156,7 +156,7 @@ def main():
     root = pathlib.Path(sys.argv[1])
     base = root / "include/elicit"
     # The public folders: the top one and each optional target's own (server/).
-    headers = sorted(base.glob("*.hpp")) + sorted((base / "server").glob("*.hpp"))
+    headers = sorted(base.glob("*.hpp")) + sorted((base / "server").rglob("*.hpp"))
     if not headers:
         print("no header found under include/elicit/: wrong root?")
         return 1

@@ -68,6 +68,73 @@ struct stdio_options {
 
 namespace detail {
 
+// The lines of a byte stream, split as the bytes arrive (both stdio transports read with it):
+// of each line its first max_bytes + 1 bytes are kept, so that a longer one is known to be too
+// long and is never held whole, and its whole length is counted.
+class line_splitter {
+ public:
+  explicit line_splitter(std::size_t max_bytes) : max_(max_bytes) {}
+
+  // Takes bytes up to and including the first newline: how many it took. complete() says
+  // whether a line ended; the next feed starts the next line.
+  std::size_t feed(std::string_view bytes) {
+    if (complete_) restart();
+    const std::size_t newline = bytes.find('\n');
+    const std::size_t taken = newline == std::string_view::npos ? bytes.size() : newline;
+    const std::size_t room = max_ + 1 - std::min(text_.size(), max_ + 1);
+    text_.append(bytes.data(), std::min(taken, room));
+    length_ += taken;
+    started_ = true;
+    if (newline == std::string_view::npos) return bytes.size();
+    complete_ = true;
+    return taken + 1;
+  }
+  // The input ended: a last line without its newline is complete; whether there was one.
+  bool end_of_input() {
+    if (complete_) restart();
+    complete_ = started_;
+    return complete_;
+  }
+
+  [[nodiscard]] bool complete() const noexcept { return complete_; }
+  // The line's first max_bytes + 1 bytes, and its whole length.
+  [[nodiscard]] std::string_view text() const noexcept { return text_; }
+  [[nodiscard]] std::size_t length() const noexcept { return length_; }
+
+ private:
+  void restart() {
+    text_.clear();
+    length_ = 0;
+    started_ = complete_ = false;
+  }
+
+  std::size_t max_;
+  std::string text_;
+  std::size_t length_ = 0;
+  bool started_ = false, complete_ = false;
+};
+
+// What a complete line is: nothing (an empty line), a message, or the -32700 error response it
+// gets (too long, or not JSON within the limits).
+inline std::variant<std::monostate, nlohmann::json, nlohmann::ordered_json> read_message(const line_splitter& line,
+                                                                                         const json_limits& limits) {
+  if (line.length() == 0) return std::monostate{};
+  if (line.length() > limits.max_bytes)  // only its first bytes were kept
+    return rpc_error(-32700, message("Parse error: the JSON is ", line.length(), " bytes long, more than the ",
+                                     limits.max_bytes, " this server reads"))
+        .response(nullptr);
+  parsed_json parsed = parse_json(line.text(), limits);
+  if (!parsed) return rpc_error(-32700, parsed.error()->message).response(nullptr);
+  return std::move(parsed).value();
+}
+
+// The refusal of a call that would wait beside `waiting` others, at stdio_options::max_waiting.
+inline nlohmann::ordered_json busy_response(const nlohmann::json& id, std::size_t waiting) {
+  return rpc_error(-32603,
+                   message("Server busy: ", waiting, " calls wait for answers already; answer their questions first"))
+      .response(id);
+}
+
 // One client on two file descriptors, served by a dispatcher.
 class stdio_connection {
  public:
@@ -118,9 +185,7 @@ class stdio_connection {
 
   void drive(pushed_call call) {
     if (calls_.size() >= options_.max_waiting) {
-      send(rpc_error(-32603, message("Server busy: ", calls_.size(),
-                                     " calls wait for answers already; answer their questions first"))
-               .response(call.id()));
+      send(busy_response(call.id(), calls_.size()));
       return;
     }
     waiting_call self{call.id(), std::nullopt, false};
@@ -207,47 +272,23 @@ class stdio_connection {
   // One line read and parsed: the message, or nothing (an empty line, a line that is no
   // message, answered with its error, or the end of the input).
   std::optional<nlohmann::json> receive_one() {
-    const auto length = read_line();
-    if (!length || *length == 0) return std::nullopt;
-    if (*length > options_.limits.max_bytes) {  // only its first bytes were kept
-      send(rpc_error(-32700, message("Parse error: the JSON is ", *length, " bytes long, more than the ",
-                                     options_.limits.max_bytes, " this server reads"))
-               .response(nullptr));
-      return std::nullopt;
-    }
-    parsed_json parsed = parse_json(line_, options_.limits);
-    if (!parsed) {
-      send(rpc_error(-32700, parsed.error()->message).response(nullptr));
-      return std::nullopt;
-    }
-    return std::move(parsed).value();
+    if (!read_line()) return std::nullopt;
+    auto message = read_message(lines_, options_.limits);
+    if (auto* refused = std::get_if<nlohmann::ordered_json>(&message)) send(*refused);
+    if (auto* m = std::get_if<nlohmann::json>(&message)) return std::move(*m);
+    return std::nullopt;
   }
 
-  // Reads one line into line_, keeping at most limits.max_bytes + 1 bytes of it (the rest is
-  // read and dropped). Its whole length, or nothing at the end of the input.
-  std::optional<std::size_t> read_line() {
-    line_.clear();
-    std::size_t length = 0;
-    bool any = false;
-    for (;;) {
-      if (at_ == size_ && !fill()) break;
-      any = true;
-      const char* begin = buffer_.data() + at_;
-      const char* end = buffer_.data() + size_;
-      const char* newline = std::find(begin, end, '\n');
-      const auto taken = static_cast<std::size_t>(newline - begin);
-      const std::size_t room = options_.limits.max_bytes + 1 - std::min(line_.size(), options_.limits.max_bytes + 1);
-      line_.append(begin, std::min(taken, room));
-      length += taken;
-      at_ += taken;
-      if (newline != end) {
-        ++at_;
-        return length;
+  // Reads until a line is complete in lines_: false at the end of the input.
+  bool read_line() {
+    do {
+      if (at_ == size_ && !fill()) {
+        gone_ = true;
+        return lines_.end_of_input();  // a last line without its newline
       }
-    }
-    gone_ = true;
-    if (!any) return std::nullopt;
-    return length;  // a last line without its newline
+      at_ += lines_.feed({buffer_.data() + at_, size_ - at_});
+    } while (!lines_.complete());
+    return true;
   }
 
   bool fill() {
@@ -297,7 +338,7 @@ class stdio_connection {
   std::set<std::int64_t> asked_;                    // the questions sent and not answered
   std::map<std::int64_t, nlohmann::json> arrived_;  // answers that came while another call waited
   std::int64_t next_id_ = 1;
-  std::string line_;
+  line_splitter lines_{options_.limits.max_bytes};
   std::vector<char> buffer_ = std::vector<char>(std::size_t{64} * 1024);
   std::size_t at_ = 0, size_ = 0;
   bool gone_ = false, failed_write_ = false;

@@ -34,8 +34,9 @@ class tool_call {
   [[nodiscard]] era protocol() const noexcept { return era_; }
   // The request's params, inputResponses and requestState included.
   [[nodiscard]] const nlohmann::json& params() const noexcept { return params_; }
-  // The tool's arguments: an object, empty when the request gave none.
-  [[nodiscard]] const nlohmann::json& arguments() const noexcept { return arguments_ ? *arguments_ : empty(); }
+  // The tool's arguments: an object, empty when the request gave none. Throws only
+  // std::bad_alloc (making the one empty object, at the first call without arguments).
+  [[nodiscard]] const nlohmann::json& arguments() const { return arguments_ ? *arguments_ : empty(); }
   // Who calls, as the transport names them: over stdio "stdio" (whoever started the process),
   // over HTTP what it authenticated. Sealed states are bound to it.
   [[nodiscard]] const std::string& principal() const noexcept { return principal_; }

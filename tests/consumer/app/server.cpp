@@ -1,6 +1,15 @@
-// A stdio MCP server with one plain tool, with elicit::server: built and linked as a user
-// would. The consumer test writes one tools/call on its stdin and reads the answer.
+// A stdio MCP server with one plain tool, built and linked as a user would: with elicit::server
+// and the blocking transport, or (CONSUMER_ASIO) with elicit::server_asio on an io_context. The
+// consumer test writes one tools/call on its stdin and reads the answer, the same from both.
+#ifdef CONSUMER_ASIO
+#include <elicit/server/asio/stdio.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#else
 #include <elicit/server/stdio.hpp>
+#endif
 #include <elicit/state.hpp>
 
 #include <string>
@@ -12,5 +21,11 @@ int main() {
   server.tools().add({"greet", "Says hello."}, [](const elicit::tool_call& call) {
     return "Hello, " + call.arguments().value("name", std::string("you")) + ".";
   });
+#ifdef CONSUMER_ASIO
+  boost::asio::io_context io;
+  boost::asio::co_spawn(io, elicit::async_serve_stdio(server), boost::asio::detached);
+  io.run();
+#else
   elicit::serve_stdio(server);
+#endif
 }
