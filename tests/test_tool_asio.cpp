@@ -14,6 +14,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/system/system_error.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -33,6 +34,7 @@ using namespace std::chrono_literals;
 namespace {
 
 const json hang = "hang";  // the person never answers: the send waits until it is cancelled
+const json gone = "gone";  // the client closed its end: the send fails
 
 // Answers each elicitation/create with the person's answer, on a later turn of the event loop.
 struct async_client {
@@ -48,6 +50,7 @@ struct async_client {
     } out{waiting};
     const auto executor = co_await asio::this_coro::executor;
     co_await asio::post(executor, asio::use_awaitable);
+    if (answer == gone) throw boost::system::system_error(asio::error::broken_pipe);
     if (answer == hang) {
       asio::steady_timer never(executor, asio::steady_timer::time_point::max());
       co_await never.async_wait(asio::use_awaitable);  // throws operation_aborted when cancelled
@@ -166,4 +169,15 @@ TEST_CASE("tool from Asio: one keep-alive for the whole tool, progress counting 
     CHECK(notes[i]["progressToken"] == "tool-1");
     CHECK(notes[i]["progress"] == i + 1);
   }
+}
+
+TEST_CASE("tool from Asio: a send that fails ends the call with its exception, with or without a timeout",
+          "[tool][asio]") {
+  person p{{accept(good_address), gone}};
+  CHECK_THROWS_WITH(serve(p), Catch::Contains("Broken pipe"));
+  CHECK(p.log.size() == 2);
+  person q{{gone}};
+  elicit::async_tool_options options;
+  options.timeout = 5s;  // the send raced against a timer: its failure is still the send's
+  CHECK_THROWS_WITH(serve(q, options), Catch::Contains("Broken pipe"));
 }
