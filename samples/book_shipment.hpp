@@ -20,12 +20,16 @@
 
 #include "forms.hpp"
 
+#include <elicit/server/rpc_error.hpp>
+#include <elicit/server/tool_call.hpp>
+#include <elicit/server/tool_registry.hpp>
 #include <elicit/server/tool_result.hpp>
 #include <elicit/tool.hpp>
 
 #include <fmt/format.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,6 +147,25 @@ inline elicit::tool<booking> book_shipment(std::string shipment, std::vector<eli
                   *options->signature_required ? "required" : "not required"),
       false,
       {}};
+}
+
+// What tools/list says of it, for a server on the library's dispatcher
+// (<elicit/server/tool_registry.hpp>).
+inline elicit::tool_spec book_shipment_spec() {
+  return {"book_shipment",
+          "Book a shipment, asking the user where and how it should go.",
+          {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}}};
+}
+
+// Its handler there: the call's shipment and the slots free now, read before the tool runs (it
+// runs again from the start on every round of 2026-07-28, and must ask the same questions). A
+// shipment_id that is no string is the caller's mistake: -32602.
+inline elicit::tool<booking> book_shipment_call(const elicit::tool_call& call) {
+  try {
+    return book_shipment(shipment_of(call.arguments()), free_slots());
+  } catch (const std::invalid_argument& e) {
+    throw elicit::rpc_error(-32602, e.what());
+  }
 }
 
 }  // namespace shipping

@@ -18,21 +18,6 @@
 #include <stdexcept>
 #include <string>
 
-namespace {
-
-// The call's shipment and the slots free now, read before the tool runs (it runs again from the
-// start on every round, and must ask the same questions). A shipment_id that is no string is
-// the caller's mistake: -32602.
-elicit::tool<shipping::booking> book(const elicit::tool_call& call) {
-  try {
-    return shipping::book_shipment(shipping::shipment_of(call.arguments()), shipping::free_slots());
-  } catch (const std::invalid_argument& e) {
-    throw elicit::rpc_error(-32602, e.what());
-  }
-}
-
-}  // namespace
-
 int main() {
   elicit::stdio_options options;
   try {  // a waiting question sends notifications/progress where the call gave a progressToken
@@ -44,9 +29,6 @@ int main() {
   elicit::key_ring ring;
   ring.add("k1", elicit::state_key::generate());
   elicit::dispatcher server({"elicit-shipment-sample", "0.1.0"}, ring);
-  server.tools().add({"book_shipment",
-                      "Book a shipment, asking the user where and how it should go.",
-                      {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}}},
-                     book);
+  server.tools().add(shipping::book_shipment_spec(), shipping::book_shipment_call);
   elicit::serve_stdio(server, options);
 }
