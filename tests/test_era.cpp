@@ -43,6 +43,25 @@ TEST_CASE("unsupported_version: -32022 with the versions served, for a version n
   CHECK((*elicit::unsupported_version(nullptr, with_version(5)))["error"]["data"]["requested"] == "5");
 }
 
+TEST_CASE("malformed_meta: what every 2026-07-28 request carries in _meta, each gap in its words") {
+  json ok = {
+      {"_meta",
+       {{elicit::meta_key::protocol_version, "2026-07-28"}, {elicit::meta_key::client_capabilities, json::object()}}}};
+  CHECK_FALSE(elicit::malformed_meta(ok));
+  CHECK(*elicit::malformed_meta(json::object()) ==
+        "Invalid params: no _meta; a request carries io.modelcontextprotocol/protocolVersion and "
+        "io.modelcontextprotocol/clientCapabilities in it");
+  CHECK(*elicit::malformed_meta(json::array()) == *elicit::malformed_meta(json{{"_meta", 1}}));
+  json version = ok;
+  version["_meta"][elicit::meta_key::protocol_version] = nullptr;
+  CHECK(*elicit::malformed_meta(version) ==
+        "Invalid params: _meta has no io.modelcontextprotocol/protocolVersion string");
+  json caps = ok;
+  caps["_meta"][elicit::meta_key::client_capabilities] = "all";
+  CHECK(*elicit::malformed_meta(caps) ==
+        "Invalid params: _meta has no io.modelcontextprotocol/clientCapabilities object");
+}
+
 TEST_CASE("finish_result: resultType, caching hints on a cacheable result, server info in _meta") {
   const ordered_json info{{"name", "s"}, {"version", "1"}};
   const ordered_json list = elicit::finish_result("tools/list", {{"tools", ordered_json::array()}}, info);

@@ -95,6 +95,22 @@ template <class Json>
   return unsupported_version_error(id, v->template get_ref<const std::string&>());
 }
 
+// Why a 2026-07-28 request's `_meta` is malformed, in the words of its -32602 error, or nothing:
+// every request carries the version as a string and the client's capabilities as an object.
+// Throws only std::bad_alloc.
+template <class Json>
+[[nodiscard]] std::optional<std::string> malformed_meta(const Json& params) {
+  const auto meta = params.is_object() ? params.find("_meta") : params.end();
+  if (!params.is_object() || meta == params.end() || !meta->is_object())
+    return std::string("Invalid params: no _meta; a request carries ") + meta_key::protocol_version + " and " +
+           meta_key::client_capabilities + " in it";
+  if (const auto v = meta->find(meta_key::protocol_version); v == meta->end() || !v->is_string())
+    return std::string("Invalid params: _meta has no ") + meta_key::protocol_version + " string";
+  if (const auto c = meta->find(meta_key::client_capabilities); c == meta->end() || !c->is_object())
+    return std::string("Invalid params: _meta has no ") + meta_key::client_capabilities + " object";
+  return std::nullopt;
+}
+
 // Whether a 2026-07-28 result of `method` is a CacheableResult (the lists, server/discover,
 // resources/read), which must carry ttlMs and cacheScope.
 [[nodiscard]] constexpr bool cacheable(std::string_view method) noexcept {

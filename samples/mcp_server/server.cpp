@@ -179,7 +179,7 @@ void log_line(const std::string& text) {
 // it did not goes to the log only.
 [[noreturn]] void invalid_state(const mcp::call& c, std::string_view why) {
   log_line(c.method() + " " + c.target() + ": requestState refused: " + std::string(why));
-  throw mcp::rpc_error::from_message(elicit::invalid_state_error(nullptr));
+  throw mcp::rpc_error::of(elicit::invalid_state_error(nullptr));
 }
 
 // Opens the state of a retry, or fails the request: a missing, altered, expired or misplaced
@@ -219,8 +219,7 @@ next_step judged(const elicit::response<Form>& r, std::string_view key) {
   switch (r.outcome()) {
     case elicit::outcome::accepted: return next_step::use;
     case elicit::outcome::missing: return next_step::ask_again;
-    case elicit::outcome::invalid:
-      throw mcp::rpc_error::from_message(elicit::invalid_params_error(nullptr, r.violations(), key));
+    case elicit::outcome::invalid: throw mcp::rpc_error::of(elicit::invalid_params_error(nullptr, r.violations(), key));
     default: return next_step::report;
   }
 }
@@ -447,8 +446,7 @@ template <class Form, class Complete>
 reply unanswered(const elicit::ask_result<Form>& r, std::string_view question, const std::string& key,
                  Complete complete) {
   switch (r.outcome()) {
-    case elicit::outcome::invalid:
-      throw mcp::rpc_error::from_message(elicit::invalid_params_error(nullptr, r.violations(), key));
+    case elicit::outcome::invalid: throw mcp::rpc_error::of(elicit::invalid_params_error(nullptr, r.violations(), key));
     case elicit::outcome::error: throw mcp::rpc_error(-32603, "The client answered the elicitation with an error");
     case elicit::outcome::stopped:
     case elicit::outcome::timed_out: return {json(), r.stop_reason()};

@@ -62,8 +62,6 @@ constexpr auto no_throw = net::as_tuple(net::use_awaitable);
 
 // The eras' words, from the library's one description of them (<elicit/era.hpp>).
 constexpr const char* meta_capabilities = elicit::meta_key::client_capabilities;
-constexpr const char* meta_version = elicit::meta_key::protocol_version;
-constexpr std::string_view modern_version = elicit::version_of(elicit::era::v2026_07_28);
 
 // What server/discover and UnsupportedProtocolVersionError list: 2025-11-25 through initialize.
 const json supported_versions = elicit::supported_versions;
@@ -108,7 +106,9 @@ json rpc_error_message(const json& id, int code, const std::string& message, con
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}};
 }
 
-json rpc_error_message(const json& id, const rpc_error& e) { return rpc_error_message(id, e.code, e.what(), e.data); }
+json rpc_error_message(const json& id, const rpc_error& e) {
+  return rpc_error_message(id, e.code(), e.what(), e.data());
+}
 
 // An error of the transport, outside any request it could read: it has no id.
 json transport_error(int code, const std::string& message) {
@@ -190,22 +190,12 @@ std::optional<rpc_error> refused_modern(const request& req, const json& message)
   const auto header = single_header(req, "MCP-Protocol-Version");
   if (!header) return rpc_error(-32020, "Header mismatch: send one MCP-Protocol-Version header");
   const json params = params_of(message);
-  const auto meta = params.find("_meta");
-  if (meta == params.end() || !meta->is_object())
-    return rpc_error(-32602, std::string("Invalid params: no _meta; a request carries ") + meta_version + " and " +
-                                 meta_capabilities + " in it");
-  const auto v = meta->find(meta_version);
-  if (v == meta->end() || !v->is_string())
-    return rpc_error(-32602, std::string("Invalid params: _meta has no ") + meta_version + " string");
-  const auto caps = meta->find(meta_capabilities);
-  if (caps == meta->end() || !caps->is_object())
-    return rpc_error(-32602, std::string("Invalid params: _meta has no ") + meta_capabilities + " object");
-  const std::string requested = v->get<std::string>();
+  if (const auto malformed = elicit::malformed_meta(params)) return rpc_error(-32602, *malformed);
+  const std::string requested = *elicit::requested_version(params);
   if (requested != http::trimmed(*header))
     return rpc_error(-32020, "Header mismatch: MCP-Protocol-Version header '" + shown(http::trimmed(*header)) +
                                  "' does not match _meta's '" + shown(requested) + "'");
-  if (requested != modern_version)
-    return rpc_error::from_message(elicit::unsupported_version_error(nullptr, requested));
+  if (const auto refused = elicit::unsupported_version(nullptr, params)) return rpc_error::of(*refused);
   return header_mismatch(req, message);
 }
 
@@ -276,11 +266,6 @@ net::awaitable<nlohmann::json> no_asking(nlohmann::ordered_json) {
 }
 
 }  // namespace
-
-rpc_error rpc_error::from_message(const json& message) {
-  const json& e = message.at("error");
-  return rpc_error(e.at("code").get<int>(), e.at("message").get<std::string>(), e.value("data", json(nullptr)));
-}
 
 std::string call::target() const { return text_of(params_, "name"); }
 

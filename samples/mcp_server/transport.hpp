@@ -6,6 +6,7 @@
 #include <elicit/asio.hpp>
 #include <elicit/asio_tool.hpp>
 #include <elicit/elicit.hpp>
+#include <elicit/server/rpc_error.hpp>
 
 #include <boost/asio/awaitable.hpp>
 
@@ -30,15 +31,8 @@ enum class version { v2025_11_25, v2026_07_28 };
 // elicitation/create on a stream cannot work at 2026-07-28.
 enum class serves { v2025_11_25, v2026_07_28, both };
 
-// A JSON-RPC error a handler throws: code, message, data.
-struct rpc_error : std::runtime_error {
-  int code;
-  json data;
-  rpc_error(int c, const std::string& message, json d = nullptr)
-      : std::runtime_error(message), code(c), data(std::move(d)) {}
-  // From a whole JSON-RPC error message, e.g. elicit::invalid_params_error(...).
-  static rpc_error from_message(const json& message);
-};
+// A JSON-RPC error a handler throws: the library's (<elicit/server/rpc_error.hpp>).
+using elicit::rpc_error;
 
 class session;
 

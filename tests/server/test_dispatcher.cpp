@@ -84,6 +84,14 @@ TEST_CASE("dispatcher: a 2026-07-28 request naming another version, or missing w
   CHECK(refused["code"] == -32022);
   CHECK(refused["data"]["supported"].dump() == R"(["2026-07-28","2025-11-25"])");
   CHECK(refused["data"]["requested"] == "2030-01-01");
+  // What _meta must carry is read before the version, as the HTTP transport reads it.
+  json neither = other;
+  neither.erase(elicit::meta_key::client_capabilities);
+  CHECK(error_of(answer(s.server, request(3, "tools/list", {{"_meta", neither}}), session))["code"] == -32602);
+  json not_text = meta_2026();
+  not_text[elicit::meta_key::protocol_version] = 20260728;
+  CHECK(error_of(answer(s.server, request(4, "tools/list", {{"_meta", not_text}}), session)).dump() ==
+        R"({"code":-32602,"message":"Invalid params: _meta has no io.modelcontextprotocol/protocolVersion string"})");
   json no_caps = meta_2026();
   no_caps.erase(elicit::meta_key::client_capabilities);
   CHECK(

@@ -9,9 +9,13 @@
 #include <elicit/server/asio/stdio.hpp>
 #include <elicit/server/stdio.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <signal.h>
 
 #include <catch2/catch.hpp>
 #include <poll.h>
@@ -65,9 +69,9 @@ class client {
     ::close(from_server_[1]);
   }
 
-  void send_text(const std::string& text) {
-    const std::string line = text + "\n";
-    REQUIRE(::write(to_server_[1], line.data(), line.size()) == static_cast<ssize_t>(line.size()));
+  void send_text(const std::string& text) { send_bytes(text + "\n"); }
+  void send_bytes(const std::string& bytes) {
+    REQUIRE(::write(to_server_[1], bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
   }
   void send(const json& message) { send_text(message.dump()); }
 
@@ -173,6 +177,11 @@ TEST_CASE("serve_stdio: a cancelled call stops asking and gets no response; its 
   c.send(request(5, "tools/call", call_params("reserve")));
   const json question = c.next();
   c.send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 5}}}});
+  // The question is withdrawn, so that the client closes the form.
+  CHECK(c.next().dump() == json{{"jsonrpc", "2.0"},
+                                {"method", "notifications/cancelled"},
+                                {"params", {{"requestId", question["id"]}, {"reason", "The tool call was cancelled"}}}}
+                               .dump());
   c.send(answer_to(question, {{"guests", 2}}));
   c.send(request(6, "ping"));
   CHECK(c.next()["id"] == 6);  // nothing was sent for 5
@@ -213,7 +222,12 @@ TEST_CASE("serve_stdio: a question not answered within answer_timeout ends as th
   client c(s.server, options, each_transport());
   open_session(c);
   c.send(request(1, "tools/call", call_params("reserve")));
-  (void)c.next();
+  const json question = c.next();
+  c.send_bytes(R"({"jsonrpc":"2.0",)");  // a line begun and never ended holds no timer back
+  const json withdrawn = c.next();
+  CHECK(withdrawn["method"] == "notifications/cancelled");
+  CHECK(withdrawn["params"]["requestId"] == question["id"]);
+  CHECK(withdrawn["params"]["reason"] == "No answer came in time");
   const json done = c.next();
   CHECK(done["id"] == 1);
   CHECK(done["result"]["isError"] == true);
@@ -345,4 +359,83 @@ TEST_CASE("async_serve_stdio: stdin redirected from a file (no epoll for it) is 
   REQUIRE(newline != std::string::npos);
   CHECK(json::parse(written.substr(0, newline))["id"] == 1);
   CHECK(json::parse(written.substr(newline + 1))["result"]["tools"].size() == 3);
+}
+
+namespace {
+
+// reserve, and a tool that reads its call after its question: by then the message it came in
+// is gone (the Asio transport frees it as soon as the call starts).
+struct recalling : served {
+  recalling() {
+    server.tools().add({"recall", "Says its text back after asking."},
+                       [](const elicit::tool_call& call) -> elicit::tool<std::string> {
+                         elicit::question<Table> q("table", "How many guests?");
+                         const auto table = co_await std::move(q);
+                         co_return call.arguments().value("text", std::string("?")) + " for " +
+                             std::to_string(table.accepted() ? *table->guests : 0);
+                       });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("stdio transports: a tool reads its call after its question; the call outlives its message") {
+  recalling s;
+  client c(s.server, {}, each_transport());
+  open_session(c);
+  c.send(request(1, "tools/call", call_params("recall", {{"text", std::string(300, 'x')}})));
+  const json question = c.next();
+  c.send(request(2, "ping"));  // more messages read meanwhile, into memory the call's may have had
+  CHECK(c.next()["id"] == 2);
+  c.send(answer_to(question, {{"guests", 6}}));
+  CHECK(c.next()["result"]["content"][0]["text"] == std::string(300, 'x') + " for 6");
+}
+
+TEST_CASE("stdio transports: a client that closes its end is gone, not the end of the server (SIGPIPE)") {
+  const transport t = each_transport();
+  served s;
+  int in[2], out[2];
+  REQUIRE(::pipe(in) == 0);
+  REQUIRE(::pipe(out) == 0);
+  ::close(out[0]);  // nobody reads what the server writes: a write raises SIGPIPE
+  const std::string lines = request(1, "ping").dump() + "\n" + request(2, "ping").dump() + "\n";
+  REQUIRE(::write(in[1], lines.data(), lines.size()) == static_cast<ssize_t>(lines.size()));
+  ::close(in[1]);
+  elicit::stdio_options options;
+  options.input = in[0];
+  options.output = out[1];
+  serve(t, s.server, options);  // returns: the process is still here
+  ::close(in[0]);
+  ::close(out[1]);
+  struct sigaction now {};
+  REQUIRE(::sigaction(SIGPIPE, nullptr, &now) == 0);
+  CHECK(now.sa_handler == SIG_IGN);
+}
+
+TEST_CASE("async_serve_stdio: the serving coroutine cancelled while a call waits: the call stops, nothing dangles") {
+  served s;
+  int in[2], out[2];
+  REQUIRE(::pipe(in) == 0);
+  REQUIRE(::pipe(out) == 0);
+  std::vector<std::string> logged;
+  elicit::stdio_options options;
+  options.input = in[0];
+  options.output = out[1];
+  options.log = [&logged](std::string_view line) { logged.emplace_back(line); };
+  const std::string lines = request(0, "initialize", initialize_params()).dump() + "\n" +
+                            request(1, "tools/call", call_params("reserve")).dump() + "\n";
+  REQUIRE(::write(in[1], lines.data(), lines.size()) == static_cast<ssize_t>(lines.size()));
+  boost::asio::io_context io;
+  boost::asio::cancellation_signal stop;
+  bool ended = false;
+  boost::asio::co_spawn(
+      io, elicit::async_serve_stdio(s.server, options),
+      boost::asio::bind_cancellation_slot(stop.slot(), [&ended](const std::exception_ptr&) { ended = true; }));
+  boost::asio::steady_timer later(io, std::chrono::milliseconds(100));  // the question is asked by then
+  later.async_wait([&stop](boost::system::error_code) { stop.emit(boost::asio::cancellation_type::terminal); });
+  io.run_for(std::chrono::seconds(5));
+  CHECK(ended);
+  CHECK(io.stopped());  // nothing left running: the call ended, the connection was freed
+  CHECK(logged == std::vector<std::string>{"request 1 ended unanswered: the client went away"});
+  for (const int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
 }

@@ -256,24 +256,6 @@ class dispatcher {
   memory_replay_guard own_replay_;
 };
 
-namespace detail {
-
-// What makes a 2026-07-28 request's _meta malformed (-32602), or nothing: the version as a
-// string and the client's capabilities as an object are required on every request.
-inline std::optional<std::string> malformed_meta(const nlohmann::json& params) {
-  const auto meta = params.find("_meta");
-  if (meta == params.end() || !meta->is_object())
-    return message("Invalid params: no _meta; a request carries ", meta_key::protocol_version, " and ",
-                   meta_key::client_capabilities, " in it");
-  if (const auto v = meta->find(meta_key::protocol_version); v == meta->end() || !v->is_string())
-    return message("Invalid params: _meta has no ", meta_key::protocol_version, " string");
-  if (const auto c = meta->find(meta_key::client_capabilities); c == meta->end() || !c->is_object())
-    return message("Invalid params: _meta has no ", meta_key::client_capabilities, " object");
-  return std::nullopt;
-}
-
-}  // namespace detail
-
 inline dispatched dispatcher::handle(const nlohmann::json& message, client_session& session,
                                      const std::string& principal) const {
   if (!message.is_object()) return error(nullptr, -32600, "Invalid Request: a JSON-RPC message is an object");
@@ -318,8 +300,9 @@ inline dispatched dispatcher::request(const nlohmann::json& id, const std::strin
                                       client_session& session, const std::string& principal) const {
   const era e = era_of(params);
   if (e == era::v2026_07_28) {
+    // As the HTTP transport reads them: the required _meta members first, then the version.
+    if (auto malformed = malformed_meta(params)) return error(id, -32602, *malformed);
     if (auto refused = unsupported_version(id, params)) return respond(std::move(*refused));
-    if (auto malformed = detail::malformed_meta(params)) return error(id, -32602, *malformed);
     if (method == "server/discover")
       return result(id, e, method, {{"supportedVersions", supported_versions}, {"capabilities", capabilities()}});
   } else {

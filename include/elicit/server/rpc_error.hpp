@@ -22,6 +22,19 @@ class rpc_error : public std::runtime_error {
   rpc_error(int code, const std::string& message, nlohmann::json data = nullptr)
       : std::runtime_error(message), code_(code), data_(std::move(data)) {}
 
+  // The error of a whole JSON-RPC error response (as elicit's builders make them:
+  // invalid_params_error, unsupported_version_error...), to throw. Throws
+  // std::invalid_argument when `response` has no error with a code and a message.
+  template <class Json>
+  [[nodiscard]] static rpc_error of(const Json& response) {
+    const auto e = response.is_object() ? response.find("error") : response.end();
+    if (!response.is_object() || e == response.end() || !e->is_object() || !e->contains("code") ||
+        !(*e)["code"].is_number_integer() || !e->contains("message") || !(*e)["message"].is_string())
+      throw std::invalid_argument("elicit::rpc_error::of: not a JSON-RPC error response");
+    return {(*e)["code"].template get<int>(), (*e)["message"].template get<std::string>(),
+            e->contains("data") ? nlohmann::json((*e)["data"]) : nlohmann::json()};
+  }
+
   // -32602, "Invalid params: <why>".
   [[nodiscard]] static rpc_error invalid_params(const std::string& why) { return {-32602, "Invalid params: " + why}; }
 

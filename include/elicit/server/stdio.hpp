@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 #include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,9 +65,34 @@ struct stdio_options {
   // Where the transport writes what the client is not told (late answers, cancelled calls).
   // Null: stderr.
   std::function<void(std::string_view)> log;
+  // Whether serving sets SIGPIPE to be ignored when it has its default action (ending the
+  // process), so that a client that closes its end is a client gone, whose calls stop, and not
+  // the end of the server. A program that handles SIGPIPE itself keeps its handler.
+  bool ignore_sigpipe = true;
 };
 
 namespace detail {
+
+// SIGPIPE ignored where it would end the process (stdio_options::ignore_sigpipe).
+inline void ignore_sigpipe() noexcept {
+  struct sigaction current {};
+  if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+    struct sigaction ignored {};
+    ignored.sa_handler = SIG_IGN;
+    sigemptyset(&ignored.sa_mask);
+    ::sigaction(SIGPIPE, &ignored, nullptr);
+  }
+}
+
+// The notification that withdraws a question the server stopped waiting for (the spec: the
+// sender of a request it gives up on SHOULD say so), so that the client closes the form.
+inline nlohmann::ordered_json question_withdrawn(std::int64_t question, stop_reason why) {
+  return {{"jsonrpc", "2.0"},
+          {"method", "notifications/cancelled"},
+          {"params",
+           {{"requestId", question},
+            {"reason", why == stop_reason::timed_out ? "No answer came in time" : "The tool call was cancelled"}}}};
+}
 
 // The lines of a byte stream, split as the bytes arrive (both stdio transports read with it):
 // of each line its first max_bytes + 1 bytes are kept, so that a longer one is known to be too
@@ -231,26 +257,27 @@ class stdio_connection {
         arrived_.erase(it);
         return reply;
       }
-      if (self.cancelled || gone_) {
-        asked_.erase(question);
-        return stop_reason::cancelled;
-      }
-      const auto now = clock::now();
-      if (deadline && now >= *deadline) {
-        asked_.erase(question);
-        return stop_reason::timed_out;
-      }
+      if (self.cancelled || gone_) return withdraw(question, stop_reason::cancelled);
+      if (deadline && clock::now() >= *deadline) return withdraw(question, stop_reason::timed_out);
       auto until = deadline.value_or(clock::time_point::max());
       if (any_progress()) until = std::min(until, next_progress);
       if (!readable_until(until)) {
         if (any_progress() && clock::now() >= next_progress) {
           send_progress();
-          next_progress += options_.progress_interval;
+          // From now: after a call served inside this wait, no burst to catch up.
+          next_progress = clock::now() + options_.progress_interval;
         }
         continue;
       }
-      if (auto message = receive_one()) serve(std::move(*message));
+      if (auto message = receive_available()) serve(std::move(*message));
     }
+  }
+
+  // Stops waiting for `question`: the client is told, unless it is gone.
+  stop_reason withdraw(std::int64_t question, stop_reason why) {
+    asked_.erase(question);
+    if (!gone_) send(question_withdrawn(question, why));
+    return why;
   }
 
   [[nodiscard]] bool any_progress() const {
@@ -265,30 +292,25 @@ class stdio_connection {
   // The next message, waiting as long as it takes; nothing once the input ended.
   std::optional<nlohmann::json> receive() {
     while (!gone_)
-      if (auto message = receive_one()) return message;
+      if (auto message = receive_available()) return message;
     return std::nullopt;
   }
 
-  // One line read and parsed: the message, or nothing (an empty line, a line that is no
-  // message, answered with its error, or the end of the input).
-  std::optional<nlohmann::json> receive_one() {
-    if (!read_line()) return std::nullopt;
+  // The message that the bytes at hand complete, reading once when none are at hand (after
+  // poll, that does not block): nothing yet for a line not ended, an empty line, a refused one
+  // (answered with its error) or the input's end. A line that never ends blocks no timer.
+  std::optional<nlohmann::json> receive_available() {
+    if (at_ == size_ && !fill()) {
+      gone_ = true;
+      if (!lines_.end_of_input()) return std::nullopt;  // else a last line without its newline
+    } else {
+      at_ += lines_.feed({buffer_.data() + at_, size_ - at_});
+      if (!lines_.complete()) return std::nullopt;
+    }
     auto message = read_message(lines_, options_.limits);
     if (auto* refused = std::get_if<nlohmann::ordered_json>(&message)) send(*refused);
     if (auto* m = std::get_if<nlohmann::json>(&message)) return std::move(*m);
     return std::nullopt;
-  }
-
-  // Reads until a line is complete in lines_: false at the end of the input.
-  bool read_line() {
-    do {
-      if (at_ == size_ && !fill()) {
-        gone_ = true;
-        return lines_.end_of_input();  // a last line without its newline
-      }
-      at_ += lines_.feed({buffer_.data() + at_, size_ - at_});
-    } while (!lines_.complete());
-    return true;
   }
 
   bool fill() {
@@ -350,6 +372,7 @@ class stdio_connection {
 // client closed stdin) and every call in progress has ended. Throws only std::bad_alloc; a
 // message that is not JSON-RPC is answered with its error, never thrown.
 inline void serve_stdio(const dispatcher& server, stdio_options options = {}) {
+  if (options.ignore_sigpipe) detail::ignore_sigpipe();
   detail::stdio_connection(server, std::move(options)).run();
 }
 

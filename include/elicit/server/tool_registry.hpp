@@ -52,10 +52,29 @@ class pushed_tool {
   [[nodiscard]] virtual nlohmann::ordered_json result() = 0;  // throws what the tool or its loop threw
 };
 
+// A 2025-11-25 call as its tool sees it for as long as it runs: the tool is a coroutine that
+// takes its tool_call by reference and resumes long after the message it came in is gone, so
+// the call keeps its own params.
+class kept_call {
+ public:
+  explicit kept_call(const tool_call& c)
+      : params_(c.params()), call_(c.protocol(), params_, c.principal(), c.modes()) {}
+  kept_call(const kept_call&) = delete;  // call_ refers to params_
+  kept_call& operator=(const kept_call&) = delete;
+  [[nodiscard]] const tool_call& call() const noexcept { return call_; }
+
+ private:
+  nlohmann::json params_;
+  tool_call call_;
+};
+
 template <class R>
 class pushed_tool_of final : public pushed_tool {
  public:
-  pushed_tool_of(tool<R> t, const tool_options& options) : loop_(std::move(t), options) {}
+  // Runs handler(call) on the call kept here, which the tool does not outlive.
+  template <class Handler>
+  pushed_tool_of(const tool_call& call, const Handler& handler, const tool_options& options)
+      : kept_(call), loop_(handler(kept_.call()), options) {}
   [[nodiscard]] bool done() const noexcept override { return loop_.done(); }
   [[nodiscard]] nlohmann::ordered_json params() const override { return loop_.params(); }
   void take(const nlohmann::json& reply) override { loop_.take(reply); }
@@ -63,6 +82,7 @@ class pushed_tool_of final : public pushed_tool {
   [[nodiscard]] nlohmann::ordered_json result() override { return call_tool_result(std::move(loop_).result()); }
 
  private:
+  kept_call kept_;  // first: the loop, and the tool in it, are destroyed before it
   tool_loop<R> loop_;
 };
 
@@ -151,7 +171,7 @@ class tool_registry {
       auto shared = std::make_shared<Handler>(std::move(handler));
       entry.push = [shared](const tool_call& call,
                             const tool_options& options) -> std::unique_ptr<detail::pushed_tool> {
-        return std::make_unique<detail::pushed_tool_of<typename detail::tool_value<returned>::type>>((*shared)(call),
+        return std::make_unique<detail::pushed_tool_of<typename detail::tool_value<returned>::type>>(call, *shared,
                                                                                                      options);
       };
       entry.round = [shared](const tool_call& call, const key_ring& ring, const state_binding& binding,

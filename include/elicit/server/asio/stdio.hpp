@@ -121,8 +121,10 @@ class stdio_end {
   bool direct_ = false;
 };
 
-// One client on two file descriptors, served by a dispatcher from coroutines.
-class async_stdio_connection {
+// One client on two file descriptors, served by a dispatcher from coroutines. Shared: every
+// coroutine it starts and every completion handler holds it, so that it outlives them however
+// the serving coroutine ends (cancelled, or by an exception).
+class async_stdio_connection : public std::enable_shared_from_this<async_stdio_connection> {
  public:
   async_stdio_connection(const dispatcher& server, stdio_options options, const boost::asio::any_io_executor& executor)
       : server_(server),
@@ -135,7 +137,22 @@ class async_stdio_connection {
     if (!options_.log) options_.log = log_to_stderr;
   }
 
+  // Serves until the input ends, then stops every call and waits for them and the writer. Cut
+  // short (a cancellation of the serving coroutine, an exception), it stops every call as it
+  // goes: they end on their own, holding the connection.
   boost::asio::awaitable<void> run() {
+    try {
+      co_await serve_input();
+    } catch (...) {
+      stop_all();
+      throw;
+    }
+    stop_all();
+    while (!calls_.empty() || writing_) co_await changes();
+  }
+
+ private:
+  boost::asio::awaitable<void> serve_input() {
     std::vector<char> buffer(std::size_t{64} * 1024);
     std::size_t at = 0, size = 0;
     while (!gone_) {
@@ -154,14 +171,15 @@ class async_stdio_connection {
       at += lines_.feed({buffer.data() + at, size - at});
       if (lines_.complete()) take_line();
     }
+  }
+
+  void stop_all() {
     gone_ = true;
     std::vector<std::string> running;
     for (const auto& [id, call] : calls_) running.push_back(id);
     for (const auto& id : running) stop(id);
-    while (!calls_.empty() || writing_) co_await changes();
   }
 
- private:
   // A question sent and not answered yet: its answer, once it came, and the timer its
   // coroutine waits on, cancelled when it comes.
   struct question {
@@ -224,16 +242,20 @@ class async_stdio_connection {
                        .response(call.id()));
     auto signal = std::make_shared<boost::asio::cancellation_signal>();
     calls_.emplace(key, running_call{signal, 0});
-    auto running = drive(std::move(call), key);  // before the handler below takes the key
-    boost::asio::co_spawn(executor_, std::move(running),
-                          boost::asio::bind_cancellation_slot(
-                              signal->slot(), [this, signal, key = std::move(key)](const std::exception_ptr&) {
-                                calls_.erase(key);
-                                changed_.cancel();
-                              }));
+    auto running = drive(shared_from_this(), std::move(call), key);  // before the handler below takes the key
+    boost::asio::co_spawn(
+        executor_, std::move(running),
+        boost::asio::bind_cancellation_slot(signal->slot(), [self = shared_from_this(), signal,
+                                                             key = std::move(key)](const std::exception_ptr& failure) {
+          self->calls_.erase(key);
+          self->changed_.cancel();
+          if (failure) self->log_failure(failure);
+        }));
   }
 
-  boost::asio::awaitable<void> drive(pushed_call call, std::string key) {
+  // `self` keeps the connection for as long as the call runs.
+  boost::asio::awaitable<void> drive(std::shared_ptr<async_stdio_connection> /*self*/, pushed_call call,
+                                     std::string key) {
     std::shared_ptr<async_keepalive> keep;
     if (call.progress_token() && options_.progress_interval.count() > 0) {
       keep = std::make_shared<async_keepalive>(async_keepalive{
@@ -252,8 +274,12 @@ class async_stdio_connection {
         break;  // the call failed: its response says how
       }
       auto reply = co_await await_reply(send, std::move(params), options_.answer_timeout, keep.get());
-      if (const auto* why = std::get_if<stop_reason>(&reply)) call.stop(*why);
-      else call.take(std::get<nlohmann::json>(reply));
+      if (const auto* why = std::get_if<stop_reason>(&reply)) {
+        withdraw(key, *why);
+        call.stop(*why);
+      } else {
+        call.take(std::get<nlohmann::json>(reply));
+      }
     }
     if (call.cancelled()) {
       options_.log(message("request ", shown(call.id().dump()),
@@ -261,6 +287,25 @@ class async_stdio_connection {
       co_return;
     }
     write(call.response());
+  }
+
+  // The call `key` stopped waiting for its question: the client is told, unless it is gone.
+  void withdraw(const std::string& key, stop_reason why) {
+    const auto it = calls_.find(key);
+    if (it == calls_.end() || it->second.asking == 0) return;
+    asked_.erase(it->second.asking);
+    if (!gone_) write(question_withdrawn(it->second.asking, why));
+    it->second.asking = 0;
+  }
+
+  void log_failure(const std::exception_ptr& failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+      options_.log(message("a call ended with an error: ", e.what()));
+    } catch (...) {
+      options_.log("a call ended with an error");
+    }
   }
 
   // Sends one elicitation/create and waits for its answer: the client's whole response. A
@@ -280,7 +325,7 @@ class async_stdio_connection {
     co_await q->arrived.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));  // the answer, or a cancellation
     const auto state = co_await boost::asio::this_coro::cancellation_state;
     if (!q->reply || state.cancelled() != boost::asio::cancellation_type::none)
-      throw boost::system::system_error(boost::asio::error::operation_aborted);
+      throw boost::system::system_error(boost::asio::error::operation_aborted);  // drive() says why
     co_return std::move(*q->reply);
   }
 
@@ -293,10 +338,11 @@ class async_stdio_connection {
     queue_.push_back(std::move(text));
     if (writing_) return;
     writing_ = true;
-    boost::asio::co_spawn(executor_, drain(), boost::asio::detached);
+    boost::asio::co_spawn(executor_, drain(shared_from_this()), boost::asio::detached);
   }
 
-  boost::asio::awaitable<void> drain() {
+  // `self` keeps the connection until the queue is written.
+  boost::asio::awaitable<void> drain(std::shared_ptr<async_stdio_connection> /*self*/) {
     while (!queue_.empty()) {
       const bool written = !failed_write_ && co_await output_.write(queue_.front());
       if (!written) failed_write_ = gone_ = true;  // the client closed its end: it is gone
@@ -340,8 +386,10 @@ class async_stdio_connection {
 // boost::system::system_error when a descriptor cannot be duplicated, and std::bad_alloc; a
 // message that is not JSON-RPC is answered with its error, never thrown.
 inline boost::asio::awaitable<void> async_serve_stdio(const dispatcher& server, stdio_options options = {}) {
-  detail::async_stdio_connection connection(server, std::move(options), co_await boost::asio::this_coro::executor);
-  co_await connection.run();
+  if (options.ignore_sigpipe) detail::ignore_sigpipe();
+  const auto connection = std::make_shared<detail::async_stdio_connection>(server, std::move(options),
+                                                                           co_await boost::asio::this_coro::executor);
+  co_await connection->run();
 }
 
 }  // namespace elicit
