@@ -149,7 +149,7 @@ test_all() {
   phase "all test runs passed"
 }
 
-# Not part of the two commands: the benchmarks of docs/performance.md (about 30 minutes on 2 cores).
+# Not part of the two commands: the benchmarks of docs/internals/performance.md (about 30 minutes on 2 cores).
 bench() {
   PACKAGES+=(libbenchmark-dev time libsimdjson-dev)
   install_missing

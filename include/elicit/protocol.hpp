@@ -16,7 +16,7 @@
 // nlohmann::ordered_json satisfies (call them without one: url_params(e)), and input_required
 // is basic_input_required<nlohmann::ordered_json>: so ordered_json's code is compiled in the
 // files that build these messages, not in every file that includes this header (0.6 s of
-// g++'s time for `#include <elicit/elicit.hpp>`, docs/performance.md).
+// g++'s time for `#include <elicit/elicit.hpp>`, docs/internals/performance.md).
 #pragma once
 
 #include <elicit/decode.hpp>

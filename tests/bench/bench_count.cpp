@@ -1,5 +1,5 @@
 // What bench_runtime measures, in one function that callgrind counts alone: instruction counts
-// do not change with the machine's load, where times do (docs/performance.md).
+// do not change with the machine's load, where times do (docs/internals/performance.md).
 //
 //   bench_count choices N REPS            form<ManyChoices>.choices() of N options, as
 //                                         choices/N/offer: the options copied outside the count

@@ -2,7 +2,7 @@
 // list of numbers, a list of empty objects and an object of many keys, and the CPU time of one
 // 4 MiB request body of each shape within the HTTP sample's limits (4 MiB, 64 levels, the
 // default 65,536 values): what one hostile POST costs the server, parse and free included.
-// docs/performance.md ("Parsing a request") gives the figures and the command.
+// docs/internals/performance.md ("Parsing a request") gives the figures and the command.
 #include "../json_shapes.hpp"
 
 #include <elicit/limits.hpp>

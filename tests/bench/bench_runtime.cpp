@@ -9,7 +9,7 @@
 //   choices/enum250/decode_wrong  (a compile-time enum of 250 options)
 // Every decode and parse benchmark reports the counter `allocs`: calls of operator new per
 // answer (this file replaces the global operator new to count them).
-// report_runtime.py turns the JSON output into the tables of docs/performance.md.
+// report_runtime.py turns the JSON output into the tables of docs/internals/performance.md.
 //
 //   bench_runtime --export FILE   writes the decode benchmarks' forms, schemas (the text of
 //                                 elicit::schema_json<Form>) and answers as JSON, for the

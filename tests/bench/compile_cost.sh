@@ -2,7 +2,7 @@
 # What elicit costs at build time: compile time, peak memory and stripped binary size of
 # translation units holding 1, 10 and 50 distinct forms, with g++ and clang++, against the
 # same forms written by hand with nlohmann::json, printed as markdown tables
-# (docs/performance.md holds a run).
+# (docs/internals/performance.md holds a run).
 #
 #   tests/bench/compile_cost.sh [--include DIR] [--runs N] [--sizes "1 10 50"]
 #                               [--compilers "g++-12 clang++-14"] [--work DIR]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns bench_runtime's JSON output (--benchmark_out) into the markdown tables of
-docs/performance.md: the median CPU time of each benchmark in ns, and elicit / hand-written.
+docs/internals/performance.md: the median CPU time of each benchmark in ns, and elicit / hand-written.
 Given bench_ajv.mjs's output as well, adds the table against Node + Ajv and simdjson, with
 the allocations per answer.
 

@@ -2,7 +2,7 @@
 # contain every `// expect: TEXT` line of the source (plain text, not a pattern) and, for
 # `// member: NAME`, the member's name as the compilers print it in the failing instantiation
 # (GCC: "Form::NAME)", Clang: ".NAME}"), and exactly one `error:` line: a rule that fails stops
-# elicit there, so nothing after it adds errors of its own (docs/design.md, "Diagnostics").
+# elicit there, so nothing after it adds errors of its own (docs/internals/design.md, "Diagnostics").
 # `// flags: ...` adds compiler flags. The same source compiled with -DELICIT_CONTROL (the
 # form written correctly) must compile: so the failure comes from the rule under test (for most
 # cases that is checked once for all, by the build: -DCONTROL=batched).

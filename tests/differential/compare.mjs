@@ -1,4 +1,4 @@
-// The differential test of elicit's answer validation against Ajv (docs/differential.md).
+// The differential test of elicit's answer validation against Ajv (docs/internals/differential.md).
 //
 //   node compare.mjs --driver PATH [--modules DIR] [--out DIR] [--seed N] [--attempts N] [--stall-ms N]
 //                    [--allowlist FILE] [--min-cases N] [--require-allowlist-used]
@@ -104,7 +104,7 @@ function deliberateReason(c, schemas, ranges, pointer, keyword) {
     if (text === null) return null;
     if (range.kind === 'integer') {
       // Not an integer literal, and a double at or below -2^63: it cannot be told from its
-      // neighbours, so elicit takes it as below every integer type (docs/differential.md).
+      // neighbours, so elicit takes it as below every integer type (docs/internals/differential.md).
       if (keyword === 'minimum' && !/^-?\d+$/.test(text) && Number(text) <= -(2 ** 63) && prop.minimum === undefined)
         return 'a fraction or exponent at or below -2^63, not an exact 64-bit integer';
       const n = exactInteger(text);
@@ -306,7 +306,7 @@ function main() {
       [...perForm].map(([form, f]) => `${form} ${f.cases}`).join(', '));
   say(`  agreements:              ${totals.agree} (both accept ${totals.bothAccept}, both reject ${totals.bothReject})`);
   say(`  format disagreements:    ${totals.format} (verdicts differ on format only)`);
-  say(`  deliberate disagreements: ${totals.deliberate} (allowed; docs/differential.md)`);
+  say(`  deliberate disagreements: ${totals.deliberate} (allowed; docs/internals/differential.md)`);
   say(`  other disagreements:     ${totals.other}${totals.other ? '  <-- FAILURE' : ''}`);
   say(`  format differences on the allow-list: ${[...formats.values()].reduce((x, y) => x + y, 0)} ` +
       `(${allowlist.length - unused.length} of ${allowlist.length} entries used)`);

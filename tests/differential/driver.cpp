@@ -1,4 +1,4 @@
-// elicit's side of the differential test against Ajv (see docs/differential.md).
+// elicit's side of the differential test against Ajv (see docs/internals/differential.md).
 //
 //   driver schemas   {"Plain": <schema>, ...}: the requestedSchema of every form under test
 //   driver ranges    {"Plain": {"count": {"kind": "integer", "min": "-2147483648", ...}}, ...}:
@@ -37,7 +37,7 @@ namespace {
 template <class Form>
 nlohmann::json judge(const nlohmann::json& content) {
   // The text policy (NUL and direction controls refused) is no JSON Schema rule: off here, so
-  // that the text cases holding a NUL still compare the schema's rules (docs/differential.md).
+  // that the text cases holding a NUL still compare the schema's rules (docs/internals/differential.md).
   const elicit::decoded<Form> d = elicit::decode_content<Form>(content, {.plain_text = false});
   nlohmann::json keywords = nlohmann::json::array(), pointers = nlohmann::json::array();
   for (const elicit::violation_view v : d.violations()) {

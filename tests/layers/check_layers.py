@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tiers of include/elicit/ (docs/design.md, "Layers"), checked on the sources.
+"""The tiers of include/elicit/ (docs/internals/design.md, "Layers"), checked on the sources.
 
 Every header has a tier, known by its folder (detail/ is the foundation) or named in the lists
 below; a header in no tier fails the check, so that a new one is placed on purpose. A header
@@ -71,7 +71,7 @@ def header_problems(root):
         name = header.relative_to(base).as_posix()
         tier = tier_of(name)
         if tier is None:
-            yield header, 0, f"{name} is in no tier: name it in tests/layers/check_layers.py and docs/design.md"
+            yield header, 0, f"{name} is in no tier: name it in tests/layers/check_layers.py and docs/internals/design.md"
             continue
         for number, quote, included in includes(header):
             if quote == '"':

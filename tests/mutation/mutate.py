@@ -18,7 +18,7 @@ survived (its tests passed) or could not be applied or built, 2 when the check i
 run (the unmutated tests failed, a tool is missing). The work directory is kept between runs,
 so that a second run rebuilds only what changed.
 
-CMake target: mutation_check; CTest: mutation.check, label mutation (docs/testing.md).
+CMake target: mutation_check; CTest: mutation.check, label mutation (docs/internals/testing.md).
 """
 
 import argparse

@@ -2,7 +2,7 @@
 //
 // The rules follow the RFCs the formats name (RFC 5321/5322 dot-atom addresses, RFC 3986
 // URIs, RFC 3339 dates and times); where elicit is stricter or looser than Ajv's formats (the
-// validator of the TypeScript SDK), docs/differential.md lists each case and why.
+// validator of the TypeScript SDK), docs/internals/differential.md lists each case and why.
 #pragma once
 
 #include <chrono>

@@ -92,7 +92,7 @@ inline void report_unknown_keys(const reply& r, violation_list& violations) {
 
 // Reads one field's value (absent: its default, nothing, or "required") into `target`. A
 // template on the member's type only, shared by every form with a member of that type: what
-// is written per form stays one call per field (compiler memory per form, docs/performance.md).
+// is written per form stays one call per field (compiler memory per form, docs/internals/performance.md).
 template <class T>
 void read_field(value_view value, const field_spec& s, T& target, violation_list& violations, bool plain_text) {
   const reporter at{violations, s.wire, reporter::no_item, plain_text};
