@@ -104,6 +104,10 @@ TEST_CASE("dispatcher: messages that are no request are refused or handed back, 
   elicit::client_session session;
   const auto code_of = [&](const json& m) { return error_of(answer(s.server, m, session))["code"].get<int>(); };
   CHECK(code_of(json::array({request(1, "ping")})) == -32600);  // no batches since 2025-06-18
+  // Neither request nor response: refused with id null, never with an id the client may wait on.
+  CHECK(
+      answer(s.server, {{"jsonrpc", "2.0"}, {"id", 2}}, session).dump() ==
+      R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: no method, result or error"}})");
   CHECK(code_of({{"jsonrpc", "2.0"}, {"id", 1}, {"method", 5}}) == -32600);
   CHECK(code_of({{"jsonrpc", "2.0"}, {"id", 1.5}, {"method", "ping"}}) == -32600);
   CHECK(code_of({{"jsonrpc", "2.0"}, {"id", nullptr}, {"method", "ping"}}) == -32600);

@@ -263,7 +263,9 @@ inline dispatched dispatcher::handle(const nlohmann::json& message, client_sessi
   const auto method = message.find("method");
   if (method == message.end()) {  // a response, to a request of the server's
     if (id == message.end() || !(message.contains("result") || message.contains("error")))
-      return error(id == message.end() ? nullptr : *id, -32600, "Invalid Request: no method, result or error");
+      // id null: a message that is no request names none of the server's, and the client's own
+      // request of that id must not read this as its answer.
+      return error(nullptr, -32600, "Invalid Request: no method, result or error");
     dispatched d;
     d.what = dispatched::kind::answer;
     d.id = *id;
