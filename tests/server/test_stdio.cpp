@@ -439,3 +439,28 @@ TEST_CASE("async_serve_stdio: the serving coroutine cancelled while a call waits
   CHECK(logged == std::vector<std::string>{"request 1 ended unanswered: the client went away"});
   for (const int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
 }
+
+TEST_CASE("stdio transports: a call refused (too many waiting, an id in use) never ran its tool") {
+  const transport t = each_transport();
+  served s;
+  int ran = 0;  // what the tool did before its first question
+  s.server.tools().add({"counted", "Counts its runs, then asks."},
+                       [&ran](const elicit::tool_call&) -> elicit::tool<elicit::tool_result> {
+                         ++ran;
+                         elicit::question<Table> q("table", "How many guests?");
+                         const auto table = co_await std::move(q);
+                         co_return elicit::tool_result{table.accepted() ? "booked" : "not booked"};
+                       });
+  elicit::stdio_options options;
+  options.max_waiting = 1;
+  client c(s.server, options, t);
+  open_session(c);
+  c.send(request(1, "tools/call", call_params("counted")));
+  const json question = c.next();
+  c.send(request(2, "tools/call", call_params("counted")));
+  CHECK(c.next()["error"]["code"] == -32603);
+  c.send(answer_to(question, {{"guests", 2}}));
+  CHECK(c.next()["result"]["content"][0]["text"] == "booked");
+  c.join();
+  CHECK(ran == 1);
+}

@@ -93,9 +93,25 @@ class pushed_call {
   // The call's progressToken, when it gave one (for notifications/progress while it waits).
   [[nodiscard]] const std::optional<nlohmann::json>& progress_token() const noexcept { return token_; }
 
-  [[nodiscard]] bool done() const noexcept { return run_->done() || failure_ != nullptr; }
+  // Runs the tool up to its first question, once: done() and params() start it too. A
+  // transport that refuses the call (too many waiting, an id in use) never starts it, so the
+  // tool never ran. What the handler or the tool throws is kept for response().
+  void start() noexcept {
+    if (started_) return;
+    started_ = true;
+    try {
+      run_->start();
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+  [[nodiscard]] bool done() noexcept {
+    start();
+    return failure_ != nullptr || run_->done();
+  }
   // The params of the elicitation/create to send now. Throws std::logic_error when done().
   [[nodiscard]] nlohmann::ordered_json params() {
+    if (done()) throw std::logic_error("elicit::pushed_call::params: the call is done; send response()");
     try {
       return run_->params();
     } catch (...) {
@@ -137,6 +153,7 @@ class pushed_call {
   std::function<void(std::string_view)> log_;
   std::optional<stop_reason> stopped_;
   std::exception_ptr failure_;
+  bool started_ = false;
 };
 
 // What a dispatcher says of one message.
@@ -189,6 +206,8 @@ inline nlohmann::ordered_json failure_response(const nlohmann::json& id, std::ex
 }  // namespace detail
 
 inline nlohmann::ordered_json pushed_call::response() {
+  if (!done())
+    failure_ = std::make_exception_ptr(std::logic_error("elicit::pushed_call::response: the call is not done"));
   if (!failure_) {
     try {
       return {{"jsonrpc", "2.0"}, {"id", id_}, {"result", run_->result()}};

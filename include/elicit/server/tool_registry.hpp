@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -41,11 +42,13 @@ struct tool_spec {
 namespace detail {
 
 // A 2025-11-25 call of a tool that asks, whatever its R: tool_loop's steps, its result as a
-// CallToolResult. Failures are kept, not thrown, until result().
+// CallToolResult. Built without running the tool: start() runs it up to its first question,
+// once the transport has taken the call (a call it refuses never ran).
 class pushed_tool {
  public:
   virtual ~pushed_tool() = default;
-  [[nodiscard]] virtual bool done() const noexcept = 0;
+  virtual void start() = 0;                              // throws what the handler or the tool threw
+  [[nodiscard]] virtual bool done() const noexcept = 0;  // after start()
   [[nodiscard]] virtual nlohmann::ordered_json params() const = 0;
   virtual void take(const nlohmann::json& reply) = 0;
   virtual void stop(stop_reason why) = 0;
@@ -71,19 +74,23 @@ class kept_call {
 template <class R>
 class pushed_tool_of final : public pushed_tool {
  public:
-  // Runs handler(call) on the call kept here, which the tool does not outlive.
-  template <class Handler>
-  pushed_tool_of(const tool_call& call, const Handler& handler, const tool_options& options)
-      : kept_(call), loop_(handler(kept_.call()), options) {}
-  [[nodiscard]] bool done() const noexcept override { return loop_.done(); }
-  [[nodiscard]] nlohmann::ordered_json params() const override { return loop_.params(); }
-  void take(const nlohmann::json& reply) override { loop_.take(reply); }
-  void stop(stop_reason why) override { loop_.stop(why); }
-  [[nodiscard]] nlohmann::ordered_json result() override { return call_tool_result(std::move(loop_).result()); }
+  // start() runs handler(call) on the call kept here, which the tool does not outlive.
+  pushed_tool_of(const tool_call& call, std::function<tool<R>(const tool_call&)> handler, const tool_options& options)
+      : kept_(call), handler_(std::move(handler)), options_(options) {}
+  void start() override {
+    if (!loop_) loop_.emplace(handler_(kept_.call()), options_);
+  }
+  [[nodiscard]] bool done() const noexcept override { return loop_ && loop_->done(); }
+  [[nodiscard]] nlohmann::ordered_json params() const override { return loop_.value().params(); }
+  void take(const nlohmann::json& reply) override { loop_.value().take(reply); }
+  void stop(stop_reason why) override { loop_.value().stop(why); }
+  [[nodiscard]] nlohmann::ordered_json result() override { return call_tool_result(std::move(loop_.value()).result()); }
 
  private:
   kept_call kept_;  // first: the loop, and the tool in it, are destroyed before it
-  tool_loop<R> loop_;
+  std::function<tool<R>(const tool_call&)> handler_;
+  tool_options options_;
+  std::optional<tool_loop<R>> loop_;
 };
 
 // What a handler's elicit::tool<R> returns: R.
@@ -171,8 +178,8 @@ class tool_registry {
       auto shared = std::make_shared<Handler>(std::move(handler));
       entry.push = [shared](const tool_call& call,
                             const tool_options& options) -> std::unique_ptr<detail::pushed_tool> {
-        return std::make_unique<detail::pushed_tool_of<typename detail::tool_value<returned>::type>>(call, *shared,
-                                                                                                     options);
+        return std::make_unique<detail::pushed_tool_of<typename detail::tool_value<returned>::type>>(
+            call, [shared](const tool_call& c) { return (*shared)(c); }, options);
       };
       entry.round = [shared](const tool_call& call, const key_ring& ring, const state_binding& binding,
                              const tool_options& options) -> nlohmann::ordered_json {
