@@ -14,7 +14,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/post.hpp>
 #include <signal.h>
 
 #include <catch2/catch.hpp>
@@ -431,9 +431,20 @@ TEST_CASE("async_serve_stdio: the serving coroutine cancelled while a call waits
   boost::asio::co_spawn(
       io, elicit::async_serve_stdio(s.server, options),
       boost::asio::bind_cancellation_slot(stop.slot(), [&ended](const std::exception_ptr&) { ended = true; }));
-  boost::asio::steady_timer later(io, std::chrono::milliseconds(100));  // the question is asked by then
-  later.async_wait([&stop](boost::system::error_code) { stop.emit(boost::asio::cancellation_type::terminal); });
-  io.run_for(std::chrono::seconds(5));
+  std::thread serving([&io] { io.run_for(std::chrono::seconds(10)); });
+  // Two lines come back, the initialize result and the question: the call waits.
+  std::string written;
+  while (std::count(written.begin(), written.end(), '\n') < 2) {
+    pollfd fd{.fd = out[0], .events = POLLIN, .revents = 0};
+    REQUIRE(::poll(&fd, 1, 5000) == 1);
+    char chunk[4096];
+    const ssize_t got = ::read(out[0], chunk, sizeof chunk);
+    REQUIRE(got > 0);
+    written.append(chunk, static_cast<std::size_t>(got));
+  }
+  CHECK(written.find("elicitation/create") != std::string::npos);
+  boost::asio::post(io, [&stop] { stop.emit(boost::asio::cancellation_type::terminal); });
+  serving.join();
   CHECK(ended);
   CHECK(io.stopped());  // nothing left running: the call ended, the connection was freed
   CHECK(logged == std::vector<std::string>{"request 1 ended unanswered: the client went away"});
