@@ -154,6 +154,28 @@ inline std::variant<std::monostate, nlohmann::json, nlohmann::ordered_json> read
   return std::move(parsed).value();
 }
 
+// One message as a line of the stream: compact JSON (text that is not UTF-8 replaced, never
+// thrown on), then a newline.
+inline std::string line_of(const nlohmann::ordered_json& message) {
+  std::string text = message.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  text += '\n';
+  return text;
+}
+
+// The notifications/progress that keeps a waiting call alive, with its clock's next params.
+inline nlohmann::ordered_json progress_notification(nlohmann::ordered_json params) {
+  return {{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", std::move(params)}};
+}
+
+// What the log says of an answer nobody waits for, and of a call that ended without a response.
+inline std::string ignored_response(const nlohmann::json& id) {
+  return message("ignored a response to request ", shown(id.dump()), ": not waiting for it");
+}
+inline std::string ended_unanswered(const nlohmann::json& id, bool client_gone) {
+  return message("request ", shown(id.dump()),
+                 " ended unanswered: ", client_gone ? "the client went away" : "the client cancelled it");
+}
+
 // The refusal of a call that would wait beside `waiting` others, at stdio_options::max_waiting.
 inline nlohmann::ordered_json busy_response(const nlohmann::json& id, std::size_t waiting) {
   return rpc_error(-32603,
@@ -201,7 +223,7 @@ class stdio_connection {
         return;
       }
     }
-    options_.log(message("ignored a response to request ", shown(id.dump()), ": not waiting for it"));
+    options_.log(ignored_response(id));
   }
 
   void cancel(const nlohmann::json& id) {
@@ -237,8 +259,7 @@ class stdio_connection {
     }
     calls_.pop_back();
     if (call.cancelled()) {
-      options_.log(message("request ", shown(call.id().dump()),
-                           " ended unanswered: ", gone_ ? "the client went away" : "the client cancelled it"));
+      options_.log(ended_unanswered(call.id(), gone_));
       return;
     }
     send(call.response());
@@ -285,8 +306,7 @@ class stdio_connection {
   }
   void send_progress() {
     for (waiting_call* c : calls_)
-      if (c->progress)
-        send({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", c->progress->next()}});
+      if (c->progress) send(progress_notification(c->progress->next()));
   }
 
   // The next message, waiting as long as it takes; nothing once the input ended.
@@ -339,8 +359,7 @@ class stdio_connection {
 
   void send(const nlohmann::ordered_json& message) {
     if (gone_ && failed_write_) return;
-    std::string text = message.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    text += '\n';
+    const std::string text = line_of(message);
     std::string_view left = text;
     while (!left.empty()) {
       const ssize_t put = ::write(options_.output, left.data(), left.size());

@@ -214,7 +214,7 @@ class async_stdio_connection : public std::enable_shared_from_this<async_stdio_c
         return;
       }
     }
-    options_.log(message("ignored a response to request ", shown(id.dump()), ": not waiting for it"));
+    options_.log(ignored_response(id));
   }
 
   void cancel(const nlohmann::json& id) { stop(id.dump()); }
@@ -258,12 +258,12 @@ class async_stdio_connection : public std::enable_shared_from_this<async_stdio_c
                                      std::string key) {
     std::shared_ptr<async_keepalive> keep;
     if (call.progress_token() && options_.progress_interval.count() > 0) {
-      keep = std::make_shared<async_keepalive>(async_keepalive{
-          keepalive(*call.progress_token()), options_.progress_interval,
-          [this](nlohmann::ordered_json params) -> boost::asio::awaitable<void> {
-            write({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", std::move(params)}});
-            co_return;
-          }});
+      keep = std::make_shared<async_keepalive>(
+          async_keepalive{keepalive(*call.progress_token()), options_.progress_interval,
+                          [this](nlohmann::ordered_json params) -> boost::asio::awaitable<void> {
+                            write(progress_notification(std::move(params)));
+                            co_return;
+                          }});
     }
     auto send = [this, key](nlohmann::ordered_json params) { return ask(key, std::move(params)); };
     while (!call.done()) {
@@ -282,8 +282,7 @@ class async_stdio_connection : public std::enable_shared_from_this<async_stdio_c
       }
     }
     if (call.cancelled()) {
-      options_.log(message("request ", shown(call.id().dump()),
-                           " ended unanswered: ", gone_ ? "the client went away" : "the client cancelled it"));
+      options_.log(ended_unanswered(call.id(), gone_));
       co_return;
     }
     write(call.response());
@@ -332,8 +331,7 @@ class async_stdio_connection : public std::enable_shared_from_this<async_stdio_c
   // Queues `message`; the one writer writes the queue in order.
   void write(const nlohmann::ordered_json& message) {
     if (gone_ && failed_write_) return;
-    std::string text = message.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    text += '\n';
+    std::string text = line_of(message);
     queued_bytes_ += text.size();
     queue_.push_back(std::move(text));
     if (writing_) return;
