@@ -1,7 +1,7 @@
 // book_shipment, written once (<elicit/tool.hpp>): the one tool that both samples serve, at
-// both protocol versions. The stdio sample (stdio_server/shipment_server.cpp) serves it through
-// the library's dispatcher (<elicit/server/dispatcher.hpp>); the HTTP sample
-// (mcp_server/server.cpp) with elicit::async_run_tool on the call's stream and tool_round.
+// both protocol versions, through the library's dispatcher (<elicit/server/dispatcher.hpp>): the
+// stdio sample (stdio_server/shipment_server.cpp) on stdin and stdout, the HTTP sample
+// (mcp_server/main.cpp) over Streamable HTTP.
 //
 // Three questions, one after the other: the delivery address; the delivery slot, a choice
 // among the slots still free (known only when the question is asked: a form<F> with choices);
@@ -37,12 +37,9 @@
 namespace shipping {
 
 // What book_shipment answers: the text of the tool's result, and whether it is an error.
-// `stopped` is set when the server stopped waiting (2025-11-25: the call was cancelled, or no
-// answer came in time): the transport then answers as it answers any call it stopped.
 struct booking {
   std::string text;
   bool is_error = false;
-  std::optional<elicit::stop_reason> stopped;
 };
 
 // A booking as a tools/call result (<elicit/server/tool_result.hpp>: found beside the type).
@@ -93,28 +90,24 @@ template <class Form>
 booking unanswered(const elicit::ask_result<Form>& r, const std::string& shipment, const std::string& what) {
   switch (r.outcome()) {
     case elicit::outcome::declined:
-      return {fmt::format("Shipment {} was not booked: you declined to give the {}.", shipment, what), false, {}};
+      return {fmt::format("Shipment {} was not booked: you declined to give the {}.", shipment, what), false};
     case elicit::outcome::cancelled:
       return {
           fmt::format(
               "Booking of shipment {} was cancelled when asked for the {}; nothing was booked. Ask again when ready.",
               shipment, what),
-          false,
-          {}};
+          false};
     case elicit::outcome::error:
       return {fmt::format("Shipment {} was not booked: the client could not ask for the {}: {}", shipment, what,
                           r.client_error()->value("message", "no message")),
-              true,
-              {}};
+              true};
     case elicit::outcome::stopped:
     case elicit::outcome::timed_out:
-      return {fmt::format("Shipment {} was not booked: the server stopped waiting for the {}.", shipment, what), true,
-              r.stop_reason()};
+      return {fmt::format("Shipment {} was not booked: the server stopped waiting for the {}.", shipment, what), true};
     default:
       return {fmt::format("Shipment {} was not booked: the {} was still invalid after {} attempts: {}", shipment, what,
                           r.attempts(), r.violations()),
-              true,
-              {}};
+              true};
   }
 }
 
@@ -145,16 +138,15 @@ inline elicit::tool<booking> book_shipment(std::string shipment, std::vector<eli
                   slot_label(slots, *slot->slot), slot->note ? " (note: " + *slot->note + ")" : "",
                   country_name(*options->country_code), insured.value_or(50), insured ? "" : " (the default cover)",
                   *options->signature_required ? "required" : "not required"),
-      false,
-      {}};
+      false};
 }
 
 // What tools/list says of it, for a server on the library's dispatcher
 // (<elicit/server/tool_registry.hpp>).
 inline elicit::tool_spec book_shipment_spec() {
-  return {"book_shipment",
-          "Book a shipment, asking the user where and how it should go.",
-          {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}}};
+  return {.name = "book_shipment",
+          .description = "Book a shipment, asking the user where and how it should go.",
+          .input_schema = {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}}};
 }
 
 // Its handler there: the call's shipment and the slots free now, read before the tool runs (it

@@ -84,7 +84,8 @@ def session_headers(sid):
 
 
 class Stream:
-    """A tools/call answered on an SSE stream, read event by event."""
+    """A tools/call answered on an SSE stream, read event by event; or, for a call the server
+    answers at once (a refusal), as a JSON body: its one message."""
 
     def __init__(self, sid, request_id, tool="test_elicitation", arguments=None, method="tools/call"):
         self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
@@ -94,9 +95,15 @@ class Stream:
         self.conn.request("POST", "/mcp", body=json.dumps(body), headers=headers)
         self.response = self.conn.getresponse()
         assert self.response.status == 200, self.response.status
+        self.body = None
+        if self.response.getheader("Content-Type", "").startswith("application/json"):
+            self.body = json.loads(self.response.read())
 
     def next_message(self):
         """The next JSON-RPC message on the stream, or None at its end (comments skipped)."""
+        if self.response.getheader("Content-Type", "").startswith("application/json"):
+            message, self.body = self.body, None
+            return message
         while True:
             line = self.response.readline()
             if not line:

@@ -24,6 +24,9 @@ tests/docs/README.md; in short:
                                    its stdin, `< ` lines what it writes back, each compared as
                                    JSON (as `prints json` is); the client reads the `< ` lines
                                    shown before it writes the next `> ` ones; one per file.
+    <!-- snippet: transcript http -->  the same over MCP's Streamable HTTP: the program serves
+                                   on 127.0.0.1:$PORT, each `> ` line is a POST to /mcp, each
+                                   `< ` line a response body or an SSE event; SIGTERM ends it.
 - A C++ block whose output is shown, or that calls assert(), is run: its statements (with the
   blocks it continues), or its main. What that function returns, if anything, is printed as
   compact JSON, as if sent. An output block right after a C++ block must be marked.
@@ -149,14 +152,15 @@ def link_blocks(path, blocks):
                                f"(line {previous_cpp.output.line})")
             previous_cpp.output = b
         elif kind == "transcript":
-            if arg:
-                raise DocError(f"{where}: `snippet: transcript` takes no argument")
+            if arg not in ("", "http"):
+                raise DocError(f"{where}: `snippet: transcript` takes nothing or `http`, not {arg!r}")
             if b.is_cpp or previous_cpp is None:
                 raise DocError(f"{where}: a transcript with no C++ block before it")
             if previous_cpp.output is not None:
                 raise DocError(f"{where}: the C++ block at line {previous_cpp.line} already shows an output "
                                f"(line {previous_cpp.output.line})")
-            if any(o.output is not None and o.output.marker == "transcript" for o in blocks if o is not previous_cpp):
+            if any(o.output is not None and o.output.marker.startswith("transcript") for o in blocks
+                   if o is not previous_cpp):
                 raise DocError(f"{where}: a second transcript: a file's program has one stdin, so one transcript")
             read_transcript(path, b)
             previous_cpp.output = b
@@ -520,7 +524,7 @@ def compare_transcript(path, block, actual):
 
 
 def compare(path, block, actual):
-    if block.output.marker == "transcript":
+    if block.output.marker.startswith("transcript"):
         return compare_transcript(path, block, actual)
     expected = block.output.text
     as_json = block.output.marker == "prints json"
@@ -618,9 +622,10 @@ def main():
             stdout = f.read()
         how = f"not compiled: the output is replayed from {args.replay}"
     else:
-        transcripts = [b.output for b in outputs if b.output.marker == "transcript"]
+        transcripts = [b.output for b in outputs if b.output.marker.startswith("transcript")]
         turns = read_transcript(display, transcripts[0])[0] if transcripts else []
-        stdout, how = compile_and_run(args, display, stem, unit, unit_path, runs, turns)
+        over_http = bool(transcripts) and transcripts[0].marker == "transcript http"
+        stdout, how = compile_and_run(args, display, stem, unit, unit_path, runs, turns, over_http)
         if stdout is None:
             return 1
 
@@ -645,9 +650,9 @@ def main():
     return 1 if failures else 0
 
 
-def compile_and_run(args, display, stem, unit, unit_path, runs, turns):
+def compile_and_run(args, display, stem, unit, unit_path, runs, turns, over_http=False):
     """Compiles the unit (and links and runs it when a block is to run, in a conversation of
-    `turns` on its stdin, then closed): its output, or None."""
+    `turns` on its stdin, then closed, or over HTTP): its output, or None."""
     flags = compiler_flags(args)
     exe = os.path.join(args.work, stem)
     if runs:
@@ -669,7 +674,7 @@ def compile_and_run(args, display, stem, unit, unit_path, runs, turns):
         print(compiled.stderr, file=sys.stderr)
     if not runs:
         return "", f"compiled (syntax only) in {took:.1f} s"
-    returncode, stdout, stderr = converse(exe, turns)
+    returncode, stdout, stderr = (converse_http if over_http else converse)(exe, turns)
     if returncode != 0:
         print(stdout + stderr, file=sys.stderr)
         print(f"error: {display}: the snippets' program failed (exit {returncode}): {exe}", file=sys.stderr)
@@ -723,6 +728,94 @@ def converse(exe, turns, wait=10.0, limit=60.0):
         returncode = proc.wait()
     pump(time.monotonic() + 1)
     return returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def converse_http(exe, turns, wait=10.0, limit=60.0):
+    """Runs `exe` with PORT set to a free loopback port, waits until it listens there, and holds
+    the conversation of `turns` with it as an MCP client of Streamable HTTP does: each `> ` line a
+    POST to /mcp, with the headers a client sends (a 2026-07-28 request's version, method and
+    name mirrored; at 2025-11-25 the session id initialize gave); a JSON body answered is one
+    line received, an SSE stream's events are lines received as they come (the stream kept open
+    while the client posts its answer on another connection). Then SIGTERM: the program must end
+    by itself, with status 0. Returns (exit status, its stdout followed by the lines received,
+    its stderr)."""
+    import collections
+    import http.client
+    import json
+    import signal
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PORT=str(port)))
+    end = time.monotonic() + limit
+    received, pending, streams, session = [], collections.deque(), [], None
+    try:
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > end:
+                    raise RuntimeError(f"the program did not listen on 127.0.0.1:{port} (PORT)")
+                time.sleep(0.05)
+
+        def next_event():
+            """The data of the next event of the newest open stream, or None when none is open."""
+            while streams:
+                conn, response = streams[-1]
+                line = response.fp.readline()
+                if not line:
+                    streams.pop()
+                    conn.close()
+                elif line.startswith(b"data: "):
+                    return line[6:].decode("utf-8", "replace").strip()
+            return None
+
+        for sent, count in turns:
+            for line in sent:
+                message = json.loads(line)
+                params = message.get("params") if isinstance(message.get("params"), dict) else {}
+                meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+                headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+                version = meta.get("io.modelcontextprotocol/protocolVersion")
+                if version:
+                    headers.update({"MCP-Protocol-Version": version, "Mcp-Method": message.get("method", "")})
+                    if isinstance(params.get("name"), str):
+                        headers["Mcp-Name"] = params["name"]
+                elif session:
+                    headers.update({"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"})
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=wait)
+                conn.request("POST", "/mcp", body=line.encode("utf-8"), headers=headers)
+                response = conn.getresponse()
+                session = response.getheader("Mcp-Session-Id") or session
+                if response.getheader("Content-Type", "").startswith("text/event-stream"):
+                    streams.append((conn, response))
+                    continue
+                body = response.read().decode("utf-8", "replace").strip()
+                conn.close()
+                if body:
+                    pending.append(body)
+            for _ in range(count):
+                got = pending.popleft() if pending else next_event()
+                if got is None:
+                    break
+                received.append(got)
+        received.extend(pending)
+    except (OSError, RuntimeError, http.client.HTTPException, ValueError) as e:
+        received.append(f"(the conversation broke: {e})")
+    for conn, _ in streams:
+        conn.close()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=max(1.0, end - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        err += b"\n(it did not end within the time after SIGTERM: killed)"
+    stdout = out.decode("utf-8", "replace")
+    return proc.returncode, stdout + "".join(line + "\n" for line in received), err.decode("utf-8", "replace")
 
 
 if __name__ == "__main__":

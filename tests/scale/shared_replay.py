@@ -504,7 +504,7 @@ def test_redis_down(lb, instances, redis, loads):
 
 class Session2025:
     """A 2025-11-25 session through nginx from `source` (the sticky hash is by client address),
-    its test_elicitation call waiting on its SSE stream for the answer."""
+    its redeem_voucher call waiting on its SSE stream for the answer."""
 
     def __init__(self, lb_port, source):
         self.port, self.source = lb_port, source
@@ -517,8 +517,8 @@ class Session2025:
         self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
         self.conn = http.client.HTTPConnection("127.0.0.1", lb_port, timeout=TIMEOUT, source_address=(source, 0))
         self.conn.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                                                           "params": {"name": "test_elicitation",
-                                                                      "arguments": {"message": "Who?"}}}),
+                                                           "params": {"name": "redeem_voucher",
+                                                                      "arguments": {"voucher": next_code()}}}),
                           headers={"Content-Type": "application/json", "Accept": ACCEPT, **self.headers()})
         self.stream = self.conn.getresponse()
         question = self.next_message()
@@ -559,8 +559,7 @@ class Session2025:
         """('completed', text) or ('error', what the client saw)."""
         try:
             status, _, body = self.post({"jsonrpc": "2.0", "id": self.question,
-                                         "result": {"action": "accept",
-                                                    "content": {"username": "ada", "email": "ada@example.com"}}})
+                                         "result": {"action": "accept", "content": {}}})
         except (OSError, http.client.HTTPException) as e:
             status, body = None, f"{type(e).__name__}"
         if status != 202:
@@ -603,7 +602,7 @@ def test_kill(lb, instances, redis, loads):
     for outcome, what in dead:
         print(f"     a 2025-11-25 flow on {victim.name}: {what}", flush=True)
     check(all(o == "error" for o, _ in dead) and
-          all(o == "completed" and t.startswith("User response: action=accept") for o, t in alive),
+          all(o == "completed" and t.startswith("Voucher ") and t.endswith(" redeemed.") for o, t in alive),
           f"{victim.name} SIGKILLed: its {len(dead)} 2025-11-25 flows end with an error at the client, the other "
           f"{len(alive)} complete; all within {took:.1f} s")
     for f in pending:

@@ -72,11 +72,12 @@ const tools2026 = ["test_input_required_result_elicitation", "test_input_require
                    "test_input_required_result_sampling", "test_input_required_result_list_roots",
                    "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "redeem_voucher",
                    "book_shipment"];
-// The tools written once (the name, the confirmation, the two rounds, book_shipment) are in both lists.
+// The tools written once (the name, the confirmation, the two rounds, redeem_voucher, book_shipment)
+// are in both lists.
 const tools2025 = ["test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
                    "test_input_required_result_elicitation", "test_input_required_result_request_state",
                    "test_input_required_result_tampered_state", "test_input_required_result_multi_round",
-                   "book_shipment"];
+                   "redeem_voucher", "book_shipment"];
 // What the prompt asks again after an invalid answer (7 for the context), in both eras.
 const contextAgain = "What context should the prompt use?\n\nPlease correct this:\n- context must be text; got the number 7.";
 const declined = (question) => `The user declined to answer "${question}"; nothing was done.`;

@@ -1,5 +1,5 @@
-// Writes what a dispatcher answers in each era, each with the spec's $defs entry it must
-// validate against, for validate_messages.py (tests/server/CMakeLists.txt).
+// Writes what a dispatcher answers in each era, tools and prompts, each with the spec's $defs
+// entry it must validate against, for validate_messages.py (tests/server/CMakeLists.txt).
 #include "fixture.hpp"
 
 #include <iostream>
@@ -45,5 +45,32 @@ int main() {
   out.push_back(entry(v26, "UnsupportedProtocolVersionError", respond(request(11, "tools/list", {{"_meta", other}}))));
   out.push_back(entry(v26, "MissingRequiredClientCapabilityError",
                       respond(request(12, "tools/call", call_2026("reserve", json::object(), false)))));
+
+  // Prompts: a server with a prompt that asks and a plain one, in both eras.
+  elicit::dispatcher prompts({"prompts", "1"}, ring());
+  prompts.prompts().add(
+      {"plan", "Plan a dinner.", ordered_json::array({{{"name", "restaurant"}, {"required", false}}})}, plan);
+  prompts.prompts().add({"greeting", "A greeting."}, [](const elicit::tool_call&) {
+    return elicit::prompt_result{"A greeting", "Say hello."};
+  });
+  elicit::client_session prompt_session;
+  const auto ask = [&](const json& m) { return prompts.handle(m, prompt_session, "p").response; };
+  out.push_back(entry(v25, "InitializeResult", ask(request(20, "initialize", initialize_params()))["result"]));
+  out.push_back(entry(v25, "ListPromptsResult", ask(request(21, "prompts/list"))["result"]));
+  out.push_back(entry(v25, "GetPromptResult", ask(request(22, "prompts/get", call_params("greeting")))["result"]));
+  elicit::dispatched pushed_prompt =
+      prompts.handle(request(23, "prompts/get", call_params("plan")), prompt_session, "p");
+  out.push_back(entry(v25, "ElicitRequestFormParams", pushed_prompt.call->params()));
+  pushed_prompt.call->take(accept({{"guests", 2}}));
+  out.push_back(entry(v25, "GetPromptResult", pushed_prompt.call->response()["result"]));
+  out.push_back(entry(v26, "DiscoverResult", ask(request(24, "server/discover", {{"_meta", meta_2026()}}))["result"]));
+  out.push_back(entry(v26, "ListPromptsResult", ask(request(25, "prompts/list", {{"_meta", meta_2026()}}))["result"]));
+  const ordered_json prompt_round = ask(request(26, "prompts/get", call_2026("plan")))["result"];
+  out.push_back(entry(v26, "InputRequiredResult", prompt_round));
+  json prompt_retry = call_2026("plan");
+  prompt_retry["inputResponses"] = {{"table", {{"action", "accept"}, {"content", {{"guests", 2}}}}}};
+  prompt_retry["requestState"] = prompt_round["requestState"];
+  out.push_back(entry(v26, "GetPromptResult", ask(request(27, "prompts/get", prompt_retry))["result"]));
+  out.push_back(entry(v26, "GetPromptResult", ask(request(28, "prompts/get", call_2026("greeting")))["result"]));
   std::cout << out.dump(2) << "\n";
 }

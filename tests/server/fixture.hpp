@@ -1,8 +1,9 @@
 // The server tests' fixture: a dispatcher serving a tool that asks (one question, "table") and
-// a plain one, and the requests a client of each era sends.
+// a plain one, a prompt that asks the same question, and the requests a client of each era sends.
 #pragma once
 
 #include <elicit/server/dispatcher.hpp>
+#include <elicit/server/prompt_result.hpp>
 #include <elicit/state.hpp>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,17 @@ inline elicit::tool<elicit::tool_result> reserve(const elicit::tool_call& call) 
   const auto table = co_await std::move(q);
   if (!table.accepted()) co_return elicit::tool_result::error("Nothing was reserved at " + where + ".");
   co_return elicit::tool_result{"Reserved for " + std::to_string(*table->guests) + " at " + where + "."};
+}
+
+// A prompt that asks: how many guests, then the dinner to plan for them. A decline is still a
+// prompt, a plainer one.
+inline elicit::tool<elicit::prompt_result> plan(const elicit::tool_call& call) {
+  const std::string where = call.arguments().value("restaurant", "Chez Elicit");
+  elicit::question<Table> q("table", "How many guests at " + where + "?");
+  const auto table = co_await std::move(q);
+  if (!table.accepted()) co_return elicit::prompt_result{"A dinner plan", "Plan a dinner at " + where + "."};
+  co_return elicit::prompt_result{"A dinner plan",
+                                  "Plan a dinner for " + std::to_string(*table->guests) + " at " + where + "."};
 }
 
 inline elicit::key_ring& ring() {

@@ -30,3 +30,32 @@ TEST_CASE("tool_registry: refuses an empty name, a name twice, and an input sche
       "elicit::tool_registry::add: \"b\"'s input schema must be an object schema, {\"type\":\"object\",...}");
   CHECK(tools.list().size() == 1);
 }
+
+TEST_CASE("tool_registry: a tool served in one era is listed and found there alone; its options kept") {
+  elicit::tool_registry tools;
+  const auto plain = [](const elicit::tool_call&) { return std::string("x"); };
+  elicit::tool_options once;
+  once.ask.max_attempts = 1;
+  tools.add({"old", "d", {{"type", "object"}}, elicit::era::v2025_11_25}, plain);
+  tools.add({"both", "d"}, reserve);
+  tools.add({"new", "d", {{"type", "object"}}, elicit::era::v2026_07_28, once}, reserve);
+  const auto names = [&](elicit::era e) {
+    std::string out;
+    for (const auto& t : tools.list(e)) out += t["name"].get<std::string>() + " ";
+    return out;
+  };
+  CHECK(names(elicit::era::v2025_11_25) == "old both ");
+  CHECK(names(elicit::era::v2026_07_28) == "both new ");
+  CHECK(tools.list().size() == 3);
+  CHECK(tools.find("old", elicit::era::v2026_07_28) == nullptr);
+  CHECK(tools.find("old", elicit::era::v2025_11_25) == tools.find("old"));
+  CHECK(tools.find("both", elicit::era::v2026_07_28) != nullptr);
+  REQUIRE(tools.find("new")->spec.options.has_value());
+  CHECK(tools.find("new")->spec.options->ask.max_attempts == 1);
+  CHECK_FALSE(tools.find("both")->spec.options.has_value());
+
+  elicit::tool_registry one_era;
+  one_era.add({"old", "d", {{"type", "object"}}, elicit::era::v2025_11_25}, plain);
+  CHECK(one_era.serves(elicit::era::v2025_11_25));
+  CHECK_FALSE(one_era.serves(elicit::era::v2026_07_28));
+}

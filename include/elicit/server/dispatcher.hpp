@@ -1,14 +1,18 @@
 // The envelope of both protocol eras, written once and free of I/O: a dispatcher takes one
 // JSON-RPC message a client sent and says what to do with it. It tells the era the message
 // speaks (<elicit/era.hpp>), refuses what is malformed for that era, answers initialize,
-// server/discover, ping, tools/list and tools/call, finishes every 2026-07-28 result
-// (resultType, caching hints, server info), and maps a tool's outcomes and elicit's refusals to
-// each era's errors. A tool written once (<elicit/tool.hpp>) runs as rounds at 2026-07-28,
-// answered here at once, and as pushes at 2025-11-25: the transport sends each question and hands
-// the answer back (pushed_call). CMake target elicit::server.
+// server/discover, ping, tools/list, tools/call, prompts/list and prompts/get, finishes every
+// 2026-07-28 result (resultType, caching hints, server info), and maps a tool's outcomes and
+// elicit's refusals to each era's errors. A tool or a prompt written once (<elicit/tool.hpp>)
+// runs as rounds at 2026-07-28, answered here at once, and as pushes at 2025-11-25: the
+// transport sends each question and hands the answer back (pushed_call). Each era lists and
+// serves only what is served in it (tool_spec::only_in, prompt_spec::only_in), and has the
+// methods and capabilities of tools or prompts only when it serves some. CMake target
+// elicit::server.
 //
 //   elicit::dispatcher server({"my-server", "1.0.0"}, ring);
 //   server.tools().add({"book", "Book a table."}, [](const elicit::tool_call& c) { return book(c); });
+//   server.prompts().add({"review", "Review code."}, [](const elicit::tool_call& c) { return review(c); });
 //   elicit::client_session session;                      // one per 2025-11-25 client
 //   elicit::dispatched d = server.handle(message, session, "stdio");
 //   if (d.what == elicit::dispatched::kind::response) send(d.response);
@@ -21,6 +25,9 @@
 #include <elicit/progress.hpp>
 #include <elicit/protocol.hpp>
 #include <elicit/replay_guard.hpp>
+#include <elicit/server/detail/failure_response.hpp>
+#include <elicit/server/detail/handler_runs.hpp>
+#include <elicit/server/prompt_registry.hpp>
 #include <elicit/server/rpc_error.hpp>
 #include <elicit/server/tool_call.hpp>
 #include <elicit/server/tool_registry.hpp>
@@ -31,7 +38,6 @@
 
 #include <exception>
 #include <functional>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,10 +56,11 @@ struct server_identity {
 };
 
 struct dispatcher_options {
-  // How each tool that asks is run (attempts, rounds, the state's size and lifetime, the replay
-  // store). A 2026-07-28 retry with answers and no requestState answers the first round
-  // (answers_without_state): clients that answer from the first round's questions alone need it.
-  // Without a replay store of its own, the dispatcher's in memory is used (one process).
+  // How each tool or prompt that asks is run (attempts, rounds, the state's size and lifetime,
+  // the replay store), unless its spec has options of its own. A 2026-07-28 retry with answers
+  // and no requestState answers the first round (answers_without_state): clients that answer
+  // from the first round's questions alone need it. Without a replay store of its own, the
+  // dispatcher's in memory is used (one process), by a spec's own options without one too.
   tool_options tool = [] {
     tool_options o;
     o.answers_without_state = true;
@@ -74,21 +81,25 @@ struct client_session {
   elicitation_modes modes;   // the elicitation modes it declared
 };
 
-// A 2025-11-25 tools/call of a tool that asks: the transport sends params() as an
-// elicitation/create, hands the client's response to take() (or stop() when it stops waiting),
-// and again until done(); then response() is the JSON-RPC response to send. A call stopped
-// because it was cancelled gets none: the spec sends nothing for a cancelled request.
+// A 2025-11-25 tools/call of a tool that asks, or prompts/get of a prompt that asks: the
+// transport sends params() as an elicitation/create, hands the client's response to take() (or
+// stop() when it stops waiting), and again until done(); then response() is the JSON-RPC
+// response to send. A call stopped because it was cancelled gets none: the spec sends nothing
+// for a cancelled request.
 class pushed_call {
  public:
-  pushed_call(nlohmann::json id, std::string tool, std::unique_ptr<detail::pushed_tool> run,
+  // `method` ("tools/call", "prompts/get") and `name` (the tool's, the prompt's) name the call in
+  // the log. Throws only std::bad_alloc.
+  pushed_call(nlohmann::json id, std::string method, std::string name, std::unique_ptr<detail::pushed_tool> run,
               std::optional<nlohmann::json> token, std::function<void(std::string_view)> log)
       : id_(std::move(id)),
-        tool_(std::move(tool)),
+        method_(std::move(method)),
+        name_(std::move(name)),
         run_(std::move(run)),
         token_(std::move(token)),
         log_(std::move(log)) {}
 
-  // The id of the tools/call.
+  // The id of the tools/call or prompts/get.
   [[nodiscard]] const nlohmann::json& id() const noexcept { return id_; }
   // The call's progressToken, when it gave one (for notifications/progress while it waits).
   [[nodiscard]] const std::optional<nlohmann::json>& progress_token() const noexcept { return token_; }
@@ -147,7 +158,8 @@ class pushed_call {
   }
 
   nlohmann::json id_;
-  std::string tool_;
+  std::string method_;
+  std::string name_;
   std::unique_ptr<detail::pushed_tool> run_;
   std::optional<nlohmann::json> token_;
   std::function<void(std::string_view)> log_;
@@ -163,47 +175,13 @@ struct dispatched {
     response,  // send `response`
     answer,    // a client's response to a request of the server's, for the id in `id`: the transport's to match
     cancel,    // notifications/cancelled for the client's request `id`: stop serving it if it still runs
-    push,      // a 2025-11-25 tools/call of a tool that asks: drive `call`
+    push,      // a 2025-11-25 tools/call or prompts/get of a handler that asks: drive `call`
   };
   kind what = kind::nothing;
   nlohmann::ordered_json response;  // kind::response
   nlohmann::json id;                // kind::answer and kind::cancel
   std::optional<pushed_call> call;  // kind::push
 };
-
-namespace detail {
-
-// A client's text as the server quotes it back: printable ASCII, at most 64 characters (it need
-// not be UTF-8, and a cut could split a character).
-inline std::string shown(std::string_view text) {
-  std::string out;
-  for (const char c : text.substr(0, 64)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-  return text.size() > 64 ? out + "..." : out;
-}
-
-inline void log_to_stderr(std::string_view line) { std::cerr << line << "\n"; }
-
-// The error response for a failure out of a handler or a tool, in the words the client reads;
-// the rest goes to `log`.
-inline nlohmann::ordered_json failure_response(const nlohmann::json& id, std::exception_ptr failure,
-                                               const std::function<void(std::string_view)>& log,
-                                               std::string_view tool) {
-  try {
-    std::rethrow_exception(std::move(failure));
-  } catch (const rpc_error& e) {
-    return e.response(id);
-  } catch (const tool_error& e) {
-    log(message("tools/call ", tool, ": ", e.what()));
-    return e.error_response(id);
-  } catch (const std::exception& e) {
-    log(message("tools/call ", tool, ": internal error: ", e.what()));
-  } catch (...) {
-    log(message("tools/call ", tool, ": internal error"));
-  }
-  return rpc_error(-32603, "Internal error").response(id);
-}
-
-}  // namespace detail
 
 inline nlohmann::ordered_json pushed_call::response() {
   if (!done())
@@ -215,7 +193,7 @@ inline nlohmann::ordered_json pushed_call::response() {
       failure_ = std::current_exception();
     }
   }
-  return detail::failure_response(id_, failure_, log_ ? log_ : detail::log_to_stderr, tool_);
+  return detail::failure_response(id_, failure_, log_ ? log_ : detail::log_to_stderr, method_, name_);
 }
 
 class dispatcher {
@@ -232,6 +210,8 @@ class dispatcher {
 
   [[nodiscard]] tool_registry& tools() noexcept { return tools_; }
   [[nodiscard]] const tool_registry& tools() const noexcept { return tools_; }
+  [[nodiscard]] prompt_registry& prompts() noexcept { return prompts_; }
+  [[nodiscard]] const prompt_registry& prompts() const noexcept { return prompts_; }
   [[nodiscard]] const server_identity& identity() const noexcept { return identity_; }
 
   // What to do with `message`, one JSON-RPC message from the client (parsed within the
@@ -256,22 +236,37 @@ class dispatcher {
     if (e == era::v2026_07_28) r = finish_result(method, std::move(r), identity_.to_json());
     return respond({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(r)}});
   }
-  [[nodiscard]] nlohmann::ordered_json capabilities() const {
+  // What era `e` serves: tools, prompts, each only when one is served in it.
+  [[nodiscard]] nlohmann::ordered_json capabilities(era e) const {
     nlohmann::ordered_json caps = nlohmann::ordered_json::object();
-    if (!tools_.empty()) caps["tools"] = nlohmann::ordered_json::object();
+    if (tools_.serves(e)) caps["tools"] = nlohmann::ordered_json::object();
+    if (prompts_.serves(e)) caps["prompts"] = nlohmann::ordered_json::object();
     return caps;
+  }
+  // How a tool or prompt with options `own` asks: its own, with the dispatcher's replay store
+  // unless it has one, else the dispatcher's.
+  [[nodiscard]] tool_options options_for(const std::optional<tool_options>& own) const {
+    if (!own) return options_.tool;
+    tool_options o = *own;
+    if (o.replay == nullptr) o.replay = options_.tool.replay;
+    return o;
   }
   [[nodiscard]] dispatched notification(const std::string& method, const nlohmann::json& params,
                                         client_session& session) const;
   [[nodiscard]] dispatched request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params,
                                    client_session& session, const std::string& principal) const;
-  [[nodiscard]] dispatched call_tool(const nlohmann::json& id, era e, const nlohmann::json& params,
-                                     const client_session& session, const std::string& principal) const;
+  // A tools/call of one of `tools_` or a prompts/get of one of `prompts_`, as `method` says;
+  // `what` ("tool", "prompt") is how its errors name it.
+  template <class Registry>
+  [[nodiscard]] dispatched serve(const nlohmann::json& id, era e, std::string_view method, std::string_view what,
+                                 const Registry& registry, const nlohmann::json& params, const client_session& session,
+                                 const std::string& principal) const;
 
   server_identity identity_;
   const key_ring& ring_;
   dispatcher_options options_;
   tool_registry tools_;
+  prompt_registry prompts_;
   memory_replay_guard own_replay_;
 };
 
@@ -325,7 +320,7 @@ inline dispatched dispatcher::request(const nlohmann::json& id, const std::strin
     if (auto malformed = malformed_meta(params)) return error(id, -32602, *malformed);
     if (auto refused = unsupported_version(id, params)) return respond(std::move(*refused));
     if (method == "server/discover")
-      return result(id, e, method, {{"supportedVersions", supported_versions}, {"capabilities", capabilities()}});
+      return result(id, e, method, {{"supportedVersions", supported_versions}, {"capabilities", capabilities(e)}});
   } else {
     if (method == "initialize") {
       session.modes = modes_from_initialize(params);
@@ -333,43 +328,53 @@ inline dispatched dispatcher::request(const nlohmann::json& id, const std::strin
       // client decides whether to go on.
       return result(id, e, method,
                     {{"protocolVersion", version_of(era::v2025_11_25)},
-                     {"capabilities", capabilities()},
+                     {"capabilities", capabilities(e)},
                      {"serverInfo", identity_.to_json()}});
     }
     if (method == "ping") return result(id, e, method, nlohmann::ordered_json::object());
     if (method == "server/discover")
       return error(id, -32602, detail::message("Invalid params: _meta has no ", meta_key::protocol_version));
   }
-  if (method == "tools/list" && !tools_.empty()) return result(id, e, method, {{"tools", tools_.list()}});
-  if (method == "tools/call" && !tools_.empty()) return call_tool(id, e, params, session, principal);
+  // An era that serves no tool (or prompt) has none of its methods, as a server without any.
+  if (method == "tools/list" && tools_.serves(e)) return result(id, e, method, {{"tools", tools_.list(e)}});
+  if (method == "tools/call" && tools_.serves(e))
+    return serve(id, e, method, "tool", tools_, params, session, principal);
+  if (method == "prompts/list" && prompts_.serves(e)) return result(id, e, method, {{"prompts", prompts_.list(e)}});
+  if (method == "prompts/get" && prompts_.serves(e))
+    return serve(id, e, method, "prompt", prompts_, params, session, principal);
   return error(id, -32601, "Method not found: " + detail::shown(method));
 }
 
-inline dispatched dispatcher::call_tool(const nlohmann::json& id, era e, const nlohmann::json& params,
-                                        const client_session& session, const std::string& principal) const {
+template <class Registry>
+dispatched dispatcher::serve(const nlohmann::json& id, era e, std::string_view method, std::string_view what,
+                             const Registry& registry, const nlohmann::json& params, const client_session& session,
+                             const std::string& principal) const {
   const auto name = params.find("name");
   if (name == params.end() || !name->is_string()) return error(id, -32602, "Invalid params: name must be a string");
-  const std::string& tool_name = name->get_ref<const std::string&>();
-  const registered_tool* t = tools_.find(tool_name);
-  if (t == nullptr) return error(id, -32602, "Unknown tool: " + detail::shown(tool_name));
+  const std::string& served_name = name->get_ref<const std::string&>();
+  // One not served in this era is unknown here, in the same words as one never added.
+  const auto* entry = registry.find(served_name, e);
+  if (entry == nullptr) return error(id, -32602, detail::message("Unknown ", what, ": ", detail::shown(served_name)));
   if (const auto a = params.find("arguments"); a != params.end() && !a->is_object())
     return error(id, -32602, "Invalid params: arguments must be an object");
   const tool_call call(e, params, principal, session.modes);
   try {
-    if (!t->asks()) return result(id, e, "tools/call", t->answer(call));
+    if (!entry->asks()) return result(id, e, method, entry->answer(call));
+    const tool_options options = options_for(entry->spec.options);
     if (e == era::v2025_11_25) {
       if (!session.modes.form)
         return respond(missing_capability_error_2025(id, {{"elicitation", {{"form", nlohmann::json::object()}}}}));
       dispatched d;
       d.what = dispatched::kind::push;
-      d.call.emplace(id, tool_name, t->push(call, options_.tool), progress_token(params), options_.log);
+      d.call.emplace(id, std::string(method), served_name, entry->push(call, options), progress_token(params),
+                     options_.log);
       return d;
     }
-    const state_binding binding{identity_.name, principal, "tools/call", tool_name,
+    const state_binding binding{identity_.name, principal, std::string(method), served_name,
                                 digest_of(call.arguments(), options_.arguments)};
-    return result(id, e, "tools/call", t->round(call, ring_, binding, options_.tool));
+    return result(id, e, method, entry->round(call, ring_, binding, options));
   } catch (...) {
-    return respond(detail::failure_response(id, std::current_exception(), options_.log, tool_name));
+    return respond(detail::failure_response(id, std::current_exception(), options_.log, method, served_name));
   }
 }
 

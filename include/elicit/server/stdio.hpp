@@ -23,6 +23,7 @@
 #include <elicit/limits.hpp>
 #include <elicit/progress.hpp>
 #include <elicit/protocol.hpp>
+#include <elicit/server/detail/notifications.hpp>
 #include <elicit/server/dispatcher.hpp>
 
 #include <nlohmann/json.hpp>
@@ -82,16 +83,6 @@ inline void ignore_sigpipe() noexcept {
     sigemptyset(&ignored.sa_mask);
     ::sigaction(SIGPIPE, &ignored, nullptr);
   }
-}
-
-// The notification that withdraws a question the server stopped waiting for (the spec: the
-// sender of a request it gives up on SHOULD say so), so that the client closes the form.
-inline nlohmann::ordered_json question_withdrawn(std::int64_t question, stop_reason why) {
-  return {{"jsonrpc", "2.0"},
-          {"method", "notifications/cancelled"},
-          {"params",
-           {{"requestId", question},
-            {"reason", why == stop_reason::timed_out ? "No answer came in time" : "The tool call was cancelled"}}}};
 }
 
 // The lines of a byte stream, split as the bytes arrive (both stdio transports read with it):
@@ -160,11 +151,6 @@ inline std::string line_of(const nlohmann::ordered_json& message) {
   std::string text = message.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   text += '\n';
   return text;
-}
-
-// The notifications/progress that keeps a waiting call alive, with its clock's next params.
-inline nlohmann::ordered_json progress_notification(nlohmann::ordered_json params) {
-  return {{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", std::move(params)}};
 }
 
 // What the log says of an answer nobody waits for, and of a call that ended without a response.

@@ -9,18 +9,20 @@
 //   tools.add({"version", "The server's version."}, [](const elicit::tool_call&) { return std::string("1.0"); });
 //
 // A dispatcher (<elicit/server/dispatcher.hpp>) lists them and runs them in either era: a tool
-// that asks as pushes (2025-11-25) or rounds (2026-07-28), each written once.
+// that asks as pushes (2025-11-25) or rounds (2026-07-28), each written once. A tool may be
+// served in one era alone (tool_spec::only_in: a server's tool of one version's shape) and ask
+// with options of its own (tool_spec::options: one attempt where the others get three).
+// Prompts are served the same way (<elicit/server/prompt_registry.hpp>).
 #pragma once
 
+#include <elicit/era.hpp>
+#include <elicit/server/detail/handler_runs.hpp>
 #include <elicit/server/tool_call.hpp>
 #include <elicit/server/tool_result.hpp>
-#include <elicit/state.hpp>
 #include <elicit/tool.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <functional>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -37,89 +39,29 @@ struct tool_spec {
   std::string description;
   // The JSON Schema of its arguments: an object schema. The default takes any object.
   nlohmann::ordered_json input_schema = {{"type", "object"}};
+  // Served in this protocol era alone: listed and callable there, an unknown tool in the other. Empty: both.
+  std::optional<era> only_in = std::nullopt;
+  // How this tool asks (attempts, answers without a state, ...), instead of the dispatcher's
+  // dispatcher_options::tool; its replay store, when null, is the dispatcher's.
+  std::optional<tool_options> options = std::nullopt;
 };
 
 namespace detail {
 
-// A 2025-11-25 call of a tool that asks, whatever its R: tool_loop's steps, its result as a
-// CallToolResult. Built without running the tool: start() runs it up to its first question,
-// once the transport has taken the call (a call it refuses never ran).
-class pushed_tool {
- public:
-  virtual ~pushed_tool() = default;
-  virtual void start() = 0;                              // throws what the handler or the tool threw
-  [[nodiscard]] virtual bool done() const noexcept = 0;  // after start()
-  [[nodiscard]] virtual nlohmann::ordered_json params() const = 0;
-  virtual void take(const nlohmann::json& reply) = 0;
-  virtual void stop(stop_reason why) = 0;
-  [[nodiscard]] virtual nlohmann::ordered_json result() = 0;  // throws what the tool or its loop threw
-};
-
-// A 2025-11-25 call as its tool sees it for as long as it runs: the tool is a coroutine that
-// takes its tool_call by reference and resumes long after the message it came in is gone, so
-// the call keeps its own params.
-class kept_call {
- public:
-  explicit kept_call(const tool_call& c)
-      : params_(c.params()), call_(c.protocol(), params_, c.principal(), c.modes()) {}
-  kept_call(const kept_call&) = delete;  // call_ refers to params_
-  kept_call& operator=(const kept_call&) = delete;
-  [[nodiscard]] const tool_call& call() const noexcept { return call_; }
-
- private:
-  nlohmann::json params_;
-  tool_call call_;
-};
-
-template <class R>
-class pushed_tool_of final : public pushed_tool {
- public:
-  // start() runs handler(call) on the call kept here, which the tool does not outlive.
-  pushed_tool_of(const tool_call& call, std::function<tool<R>(const tool_call&)> handler, const tool_options& options)
-      : kept_(call), handler_(std::move(handler)), options_(options) {}
-  void start() override {
-    if (!loop_) loop_.emplace(handler_(kept_.call()), options_);
+// A tool's value as the client reads it: its CallToolResult.
+struct as_call_tool_result {
+  template <class R>
+  [[nodiscard]] nlohmann::ordered_json operator()(const R& value) const {
+    return call_tool_result(value);
   }
-  [[nodiscard]] bool done() const noexcept override { return loop_ && loop_->done(); }
-  [[nodiscard]] nlohmann::ordered_json params() const override { return loop_.value().params(); }
-  void take(const nlohmann::json& reply) override { loop_.value().take(reply); }
-  void stop(stop_reason why) override { loop_.value().stop(why); }
-  [[nodiscard]] nlohmann::ordered_json result() override { return call_tool_result(std::move(loop_.value()).result()); }
-
- private:
-  kept_call kept_;  // first: the loop, and the tool in it, are destroyed before it
-  std::function<tool<R>(const tool_call&)> handler_;
-  tool_options options_;
-  std::optional<tool_loop<R>> loop_;
-};
-
-// What a handler's elicit::tool<R> returns: R.
-template <class T>
-struct tool_value {};
-template <class R>
-struct tool_value<tool<R>> {
-  using type = R;
-};
-template <class T>
-concept asking_handler_result = requires {
-  typename tool_value<T>::type;
 };
 
 }  // namespace detail
 
-// A tool as the registry holds it. asks() tells a tool written once (push and round) from a
-// plain one (answer).
-struct registered_tool {
+// A tool as the registry holds it: its spec, and how it runs (handler_runs::asks() tells a tool
+// written once, push and round, from a plain one, answer).
+struct registered_tool : detail::handler_runs {
   tool_spec spec;
-  // A plain tool: the CallToolResult.
-  std::function<nlohmann::ordered_json(const tool_call&)> answer;
-  // A tool that asks, at 2025-11-25: its loop, run up to its first question.
-  std::function<std::unique_ptr<detail::pushed_tool>(const tool_call&, const tool_options&)> push;
-  // A tool that asks, at 2026-07-28: one round, the CallToolResult or an InputRequiredResult.
-  std::function<nlohmann::ordered_json(const tool_call&, const key_ring&, const state_binding&, const tool_options&)>
-      round;
-
-  [[nodiscard]] bool asks() const noexcept { return static_cast<bool>(push); }
 };
 
 class tool_registry {
@@ -143,16 +85,26 @@ class tool_registry {
       if (t.spec.name == name) return &t;
     return nullptr;
   }
+  // The tool named `name` if it is served in era `e` (tool_spec::only_in), or null.
+  [[nodiscard]] const registered_tool* find(std::string_view name, era e) const noexcept {
+    const registered_tool* t = find(name);
+    return t != nullptr && detail::served_in(t->spec.only_in, e) ? t : nullptr;
+  }
 
   [[nodiscard]] bool empty() const noexcept { return tools_.empty(); }
-
-  // The `tools` array of a tools/list result, in the order added. Throws only std::bad_alloc.
-  [[nodiscard]] nlohmann::ordered_json list() const {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  // Whether some tool is served in era `e`: then the era has tools/list, tools/call and the
+  // `tools` capability.
+  [[nodiscard]] bool serves(era e) const noexcept {
     for (const registered_tool& t : tools_)
-      out.push_back({{"name", t.spec.name}, {"description", t.spec.description}, {"inputSchema", t.spec.input_schema}});
-    return out;
+      if (detail::served_in(t.spec.only_in, e)) return true;
+    return false;
   }
+
+  // The `tools` array of a tools/list result, every tool in the order added. Throws only
+  // std::bad_alloc.
+  [[nodiscard]] nlohmann::ordered_json list() const { return listed(std::nullopt); }
+  // The same, of the tools served in era `e`. Throws only std::bad_alloc.
+  [[nodiscard]] nlohmann::ordered_json list(era e) const { return listed(e); }
 
  private:
   // One static_assert per mistake, and nothing after it: each branch instantiates only what
@@ -172,25 +124,16 @@ class tool_registry {
 
   template <class Returned, class Handler>
   void add_checked(tool_spec spec, Handler handler) {
-    using returned = Returned;
-    registered_tool entry{std::move(spec), {}, {}, {}};
-    if constexpr (detail::asking_handler_result<returned>) {
-      auto shared = std::make_shared<Handler>(std::move(handler));
-      entry.push = [shared](const tool_call& call,
-                            const tool_options& options) -> std::unique_ptr<detail::pushed_tool> {
-        return std::make_unique<detail::pushed_tool_of<typename detail::tool_value<returned>::type>>(
-            call, [shared](const tool_call& c) { return (*shared)(c); }, options);
-      };
-      entry.round = [shared](const tool_call& call, const key_ring& ring, const state_binding& binding,
-                             const tool_options& options) -> nlohmann::ordered_json {
-        auto r = tool_round((*shared)(call), call.params(), ring, binding, options);
-        if (!r.done()) return r.input_required();
-        return call_tool_result(r.value());
-      };
-    } else {
-      entry.answer = [h = std::move(handler)](const tool_call& call) { return call_tool_result(h(call)); };
-    }
-    tools_.push_back(std::move(entry));
+    tools_.push_back({detail::runs_of<Returned, detail::as_call_tool_result>(std::move(handler)), std::move(spec)});
+  }
+
+  [[nodiscard]] nlohmann::ordered_json listed(std::optional<era> e) const {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const registered_tool& t : tools_)
+      if (!e || detail::served_in(t.spec.only_in, *e))
+        out.push_back(
+            {{"name", t.spec.name}, {"description", t.spec.description}, {"inputSchema", t.spec.input_schema}});
+    return out;
   }
 
   void check(const tool_spec& spec) const {

@@ -1,5 +1,5 @@
 // The TypeScript baseline of the serving benchmark: the sample's 2025-11-25 tool test_elicitation
-// (samples/mcp_server/server.cpp: one form, a username and an e-mail address, asked once on the
+// (tests/conformance/server/conformance_server.cpp: one form, a username and an e-mail address, asked once on the
 // call's stream) served by the official MCP SDK v1 the way its documentation shows a stateful
 // Streamable HTTP server: one McpServer and one transport per session, elicitInput to ask.
 // SDK v1 has no 2026-07-28 server, so this serves 2025-11-25 only.
