@@ -12,9 +12,10 @@
 // stopped with SIGTERM at the end: it must have run the whole time, end by that signal (or exit
 // 0), and its stderr must hold no sanitizer report, and exactly the log lines the cases cause.
 // Then book_shipment, the one tool both samples serve, by four clients (shipment_runs.mjs): v1
-// and v2 over HTTP against the same server, and over stdio against samples/stdio_server (one
-// process per session, which must exit by itself with status 0 and a clean stderr).
-//   node http_roundtrip.mjs MCP_SERVER SHIPMENT_SERVER
+// and v2 over HTTP against the HTTP sample (samples/mcp_server), and over stdio against
+// samples/stdio_server (one process per session, which must exit by itself with status 0 and a
+// clean stderr).
+//   node http_roundtrip.mjs CONFORMANCE_SERVER SHIPMENT_SERVER [MCP_SERVER]
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
@@ -26,7 +27,7 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { shipmentRuns } from "./shipment_runs.mjs";
 
-const [serverPath, stdioServerPath] = process.argv.slice(2);
+const [serverPath, stdioServerPath, sampleServerPath] = process.argv.slice(2);
 const sanitizerReport = /ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:|SUMMARY: \w+Sanitizer|Segmentation fault|terminate called|Assertion .* failed/;
 
 // ---- The server ---------------------------------------------------------------------------------
@@ -55,6 +56,31 @@ for (let i = 0; !stderr.includes("listening on") && exit === null; i += 1) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 assert.equal(exit, null, `the server ended at start: ${JSON.stringify(exit)}; its stderr:\n${stderr}`);
+
+// The HTTP sample (samples/mcp_server), for book_shipment: the clients run it as they run the stdio
+// sample, and it must stop by SIGTERM with a clean stderr. Without its path, the server above.
+let sample = { url, stop: async () => "" };
+if (sampleServerPath) {
+  const samplePort = await freePort();
+  const child = spawn(sampleServerPath, [String(samplePort)], { stdio: ["ignore", "ignore", "pipe"] });
+  let errors = "";
+  child.stderr.on("data", (chunk) => { errors += chunk; });
+  process.on("exit", () => { if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL"); });
+  const ended = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  for (let i = 0; !errors.includes("listening on"); i += 1) {
+    assert.ok(i < 100 && child.exitCode === null, `the HTTP sample did not start within 10 s; its stderr:\n${errors}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  sample = {
+    url: new URL(`http://127.0.0.1:${samplePort}/mcp`),
+    async stop() {  // what went wrong, or ""
+      child.kill("SIGTERM");
+      const { code, signal } = await ended;
+      if (sanitizerReport.test(errors)) return `the HTTP sample's stderr reports an error:\n${errors}`;
+      return code === 0 || signal === "SIGTERM" ? "" : `the HTTP sample ended with ${JSON.stringify({ code, signal })}`;
+    },
+  };
+}
 
 // ---- What the server must send, written out by hand -----------------------------------------------
 
@@ -88,7 +114,7 @@ const textOf = (result) => result.content.map((c) => c.text).join("\n");
 
 // A v2 client pinned to 2026-07-28 whose every HTTP exchange is recorded: the request's headers
 // and parsed body, the response's status and text. `alter` may rewrite a request body first.
-async function clientV2({ capabilities = { elicitation: { form: {} } }, mode = { pin: "2026-07-28" }, alter } = {}) {
+async function clientV2({ capabilities = { elicitation: { form: {} } }, mode = { pin: "2026-07-28" }, alter, at = url } = {}) {
   const wire = [];
   const recording = async (input, init = {}) => {
     let body = init.body;
@@ -112,7 +138,7 @@ async function clientV2({ capabilities = { elicitation: { form: {} } }, mode = {
       return answer(request.params);
     });
   }
-  await client.connect(new TransportV2(url, { fetch: recording }));
+  await client.connect(new TransportV2(at, { fetch: recording }));
   // The tools/call POSTs of one call, each with the result or error the server answered.
   const calls = (name) => wire.filter((w) => w.body?.method === "tools/call" && w.body.params.name === name)
     .map((w) => ({ ...w, answer: JSON.parse(w.text) }));
@@ -311,7 +337,7 @@ const v2cases = [
 
 // ---- SDK v1 at 2025-11-25 -------------------------------------------------------------------------
 
-async function clientV1() {
+async function clientV1(at = url) {
   const client = new ClientV1({ name: "elicit-sdk-v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
   const asked = [];
   let answers = [];
@@ -321,7 +347,7 @@ async function clientV1() {
     assert.ok(answer, `an unexpected elicitation: ${request.params.message}`);
     return answer(request.params, extra);
   });
-  const transport = new TransportV1(url);
+  const transport = new TransportV1(at);
   await client.connect(transport);
   return { client, transport, asked, answer(...next) { answers = next; asked.length = 0; }, left: () => answers.length };
 }
@@ -523,7 +549,7 @@ const shipmentClients = [
   { name: "SDK v1 over stdio at 2025-11-25", book: (answers) => bookOverStdio(false, answers) },
   { name: "SDK v2 over stdio pinned to 2026-07-28", book: (answers) => bookOverStdio(true, answers) },
   { name: "SDK v1 over HTTP at 2025-11-25", async book(answers) {
-    const c = await clientV1();
+    const c = await clientV1(sample.url);
     c.answer(...answers);
     try {
       await listsBookShipment(c.client);
@@ -536,7 +562,7 @@ const shipmentClients = [
     }
   } },
   { name: "SDK v2 over HTTP pinned to 2026-07-28", async book(answers) {
-    const c = await clientV2();
+    const c = await clientV2({ at: sample.url });
     c.answer(...answers);
     try {
       await listsBookShipment(c.client);
@@ -582,6 +608,11 @@ if (exit === null) {
     broken += 1;
     console.log(`not ok - the server, stopped with SIGTERM, ended with ${JSON.stringify({ code, signal })}`);
   }
+}
+const sampleEnd = await sample.stop();
+if (sampleEnd) {
+  broken += 1;
+  console.log(`not ok - ${sampleEnd}`);
 }
 const expectLog = (pattern, count, what) => {
   const n = (stderr.match(new RegExp(pattern.source, "g")) ?? []).length;

