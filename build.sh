@@ -90,8 +90,8 @@ lint() {
   phase "lint: clang-format"
   formatted_sources | xargs clang-format-14 --dry-run --Werror
   phase "lint: clang-tidy"
-  local units=("build/$name"/tests/header_alone/elicit_{elicit,state,generator}_hpp.cpp
-               samples/stdio_server/shipment_server.cpp)
+  local units=("build/$name"/tests/header_alone/elicit_{elicit,state_state,state_tool_round,generator}_hpp.cpp
+               samples/stdio_server/shipment_server.cpp samples/mcp_server/main.cpp)
   printf '%s\n' "${units[@]}" |
     xargs -P "$JOBS" -n 1 clang-tidy-14 -p "build/$name" --quiet --warnings-as-errors='*'
 }

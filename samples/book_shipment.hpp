@@ -1,4 +1,4 @@
-// book_shipment, written once (<elicit/tool.hpp>): the one tool that both samples serve, at
+// book_shipment, written once (<elicit/state/tool.hpp>): the one tool that both samples serve, at
 // both protocol versions, through the library's dispatcher (<elicit/server/dispatcher.hpp>): the
 // stdio sample (stdio_server/shipment_server.cpp) on stdin and stdout, the HTTP sample
 // (mcp_server/main.cpp) over Streamable HTTP.
@@ -24,7 +24,7 @@
 #include <elicit/server/tool_call.hpp>
 #include <elicit/server/tool_registry.hpp>
 #include <elicit/server/tool_result.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <fmt/format.h>
 

@@ -14,7 +14,7 @@
 // sends no progress); ELICIT_TRUSTED_PROXIES: the peer addresses (comma-separated) whose
 // X-Forwarded-For names the client that the per-client bounds count.
 //
-// Keys: a key file named by ELICIT_KEY_FILE (<elicit/key_file.hpp>'s format), read again on
+// Keys: a key file named by ELICIT_KEY_FILE (<elicit/state/key_file.hpp>'s format), read again on
 // SIGHUP (checked whole first: a bad file keeps the ring in use). Or from the environment:
 // ELICIT_STATE_SECRET (base64url, as elicit::state_key::to_text() writes it) under
 // ELICIT_STATE_KEY_ID (default "k1"); a second key ELICIT_STATE_SECRET_NEXT under
@@ -27,12 +27,12 @@
 
 #include "progress_interval.hpp"
 
-#include <elicit/key_file.hpp>
-#include <elicit/replay_guard.hpp>
 #include <elicit/server/http/options.hpp>
-#include <elicit/state.hpp>
+#include <elicit/state/key_file.hpp>
+#include <elicit/state/replay_guard.hpp>
+#include <elicit/state/state.hpp>
 #ifdef ELICIT_SAMPLE_REDIS
-#include <elicit/redis.hpp>
+#include <elicit/redis/replay_guard.hpp>
 #endif
 
 #include <boost/asio/ip/address.hpp>

@@ -6,7 +6,7 @@
 
 #include "../samples/forms.hpp"
 
-#include <elicit/ask.hpp>
+#include <elicit/protocol/ask.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -3,8 +3,8 @@
 #include "../samples/forms.hpp"
 #include "forms.hpp"
 
-#include <elicit/era.hpp>
-#include <elicit/state.hpp>
+#include <elicit/protocol/era.hpp>
+#include <elicit/state/state.hpp>
 
 #include <iostream>
 
@@ -100,7 +100,7 @@ int main() {
                           ordered_json{{"address", accepted(address)}, {"options", {{"action", "cancel"}}}}));
     }
   }
-  // The 2026-07-28 envelope (<elicit/era.hpp>): finished results and the -32022 error.
+  // The 2026-07-28 envelope (<elicit/protocol/era.hpp>): finished results and the -32022 error.
   const ordered_json info{{"name", "emit_messages"}, {"version", "1"}};
   const ordered_json tool{{"name", "book_shipment"}, {"inputSchema", {{"type", "object"}}}};
   out.push_back(entry("2026-07-28", "ListToolsResult",

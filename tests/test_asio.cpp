@@ -4,7 +4,7 @@
 // and what a waiting question holds on the heap. Every run is bounded: run_for, never run.
 #include "ask_script.hpp"
 
-#include <elicit/asio.hpp>
+#include <elicit/asio/ask.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>

@@ -5,8 +5,8 @@
 
 #include "ask_script.hpp"
 
-#include <elicit/ask.hpp>
-#include <elicit/progress.hpp>
+#include <elicit/protocol/ask.hpp>
+#include <elicit/protocol/progress.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -639,7 +639,7 @@ TEST_CASE("values that JSON text never holds are reported, never thrown") {
   CHECK(d.violations()[0].message.ends_with("got binary data."));
 }
 
-// ---- A user's own type, mapped onto a value type (elicit/value_as.hpp) ----
+// ---- A user's own type, mapped onto a value type (elicit/form/value_as.hpp) ----
 
 namespace strong {
 // A strong type beside which its mapping is declared, found by argument-dependent lookup.

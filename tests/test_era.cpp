@@ -1,7 +1,7 @@
-// <elicit/era.hpp>: which era a request speaks, the -32022 error, and what a 2026-07-28 result
+// <elicit/protocol/era.hpp>: which era a request speaks, the -32022 error, and what a 2026-07-28 result
 // carries. The wire shapes are validated against the spec's schema by validate_messages.py
 // (emit_messages.cpp); here their rules.
-#include <elicit/era.hpp>
+#include <elicit/protocol/era.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

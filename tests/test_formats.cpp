@@ -1,7 +1,7 @@
-// <elicit/formats.hpp>: the format types' conversions, and a date and an instant written back as
+// <elicit/form/formats.hpp>: the format types' conversions, and a date and an instant written back as
 // their answers are, the same text decoding reads.
-#include <elicit/decode.hpp>
-#include <elicit/formats.hpp>
+#include <elicit/answer/decode.hpp>
+#include <elicit/form/formats.hpp>
 
 #include <catch2/catch.hpp>
 

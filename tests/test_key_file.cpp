@@ -1,10 +1,10 @@
-// The key file (<elicit/key_file.hpp>): a good file gives its ring; every kind of bad file is
+// The key file (<elicit/state/key_file.hpp>): a good file gives its ring; every kind of bad file is
 // refused whole, naming the line and never a secret, and a reload with it keeps the ring in use;
 // a rotation in three phases, by editing the file and reloading, fails no state.
 #include "mixed_secret.hpp"
 
-#include <elicit/key_file.hpp>
-#include <elicit/state.hpp>
+#include <elicit/state/key_file.hpp>
+#include <elicit/state/state.hpp>
 
 #include <catch2/catch.hpp>
 #include <sys/stat.h>

@@ -6,8 +6,8 @@
 // Catch2 is not thread-safe: the threads count what went wrong, the main thread asserts it.
 #include "mixed_secret.hpp"
 
-#include <elicit/key_file.hpp>
-#include <elicit/state.hpp>
+#include <elicit/state/key_file.hpp>
+#include <elicit/state/state.hpp>
 
 #include <catch2/catch.hpp>
 #include <unistd.h>

@@ -7,7 +7,7 @@
 #include "forms.hpp"
 #include "json_shapes.hpp"
 
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -2,11 +2,11 @@
 // English and in French, each sentence written out by hand; proof that each case really uses the
 // kinds it claims (a marker put in their place shows up), and that together the cases use every
 // kind; templates a catalogue refuses; the French catalogue through the ask loop.
-#include <elicit/ask.hpp>
-#include <elicit/decode.hpp>
+#include <elicit/answer/decode.hpp>
+#include <elicit/answer/messages.hpp>
 #include <elicit/elicit.hpp>
-#include <elicit/messages.hpp>
-#include <elicit/protocol.hpp>
+#include <elicit/protocol/ask.hpp>
+#include <elicit/protocol/protocol.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

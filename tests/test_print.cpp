@@ -1,9 +1,9 @@
 // elicit's enums print by name, through fmt and through iostreams, for logs: a log that reads
 // "wrong_principal" instead of 9.
+#include <elicit/answer/print.hpp>
 #include <elicit/elicit.hpp>
-#include <elicit/print.hpp>
-#include <elicit/state.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/state.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>

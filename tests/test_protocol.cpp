@@ -5,7 +5,7 @@
 #include "forms.hpp"
 #include "test_support.hpp"
 
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <elicit/impl/secrets.hpp>
 

@@ -1,4 +1,4 @@
-// The replay guard on Redis (<elicit/redis.hpp>) against a real redis-server that each test starts
+// The replay guard on Redis (<elicit/redis/replay_guard.hpp>) against a real redis-server that each test starts
 // on a free loopback port (tests/redis/redis_server.hpp): a state opens once across two guards
 // standing for two instances; Redis keeps each id for the state's own time; with Redis stopped,
 // or frozen, a state fails closed with a reason of its own within the timeouts, and opens again
@@ -8,10 +8,10 @@
 #include "mixed_secret.hpp"
 #include "redis/redis_server.hpp"
 
-#include <elicit/async_open.hpp>
-#include <elicit/protocol.hpp>
-#include <elicit/redis.hpp>
-#include <elicit/state.hpp>
+#include <elicit/asio/open.hpp>
+#include <elicit/protocol/protocol.hpp>
+#include <elicit/redis/replay_guard.hpp>
+#include <elicit/state/state.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>

@@ -6,7 +6,7 @@
 #include "mixed_secret.hpp"
 
 #include <elicit/elicit.hpp>
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

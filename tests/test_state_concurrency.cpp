@@ -8,7 +8,7 @@
 // Catch2 is not thread-safe: the threads record what went wrong, the main thread asserts it.
 #include "mixed_secret.hpp"
 
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Helpers shared by the unit tests: a form's property as text, and the spec's example files.
 #pragma once
 
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// A tool written once (<elicit/tool.hpp>), driven by a scripted 2025-11-25 client (tool_loop,
+// A tool written once (<elicit/state/tool.hpp>), driven by a scripted 2025-11-25 client (tool_loop,
 // run_tool) and a scripted 2026-07-28 client (tool_round, a request per round, nothing kept
 // between requests but the sealed state): the same questions, in the same order, each once, and
 // the same result; re-asks in the same words; a changed question asked again; the state refused
@@ -6,7 +6,9 @@
 // outcomes kept apart. Every expectation is written out by hand.
 #include "tool_script.hpp"
 
-#include <elicit/tool.hpp>
+#include <elicit/state/tool.hpp>
+#include <elicit/state/tool_loop.hpp>
+#include <elicit/state/tool_round.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

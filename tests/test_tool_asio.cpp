@@ -4,7 +4,7 @@
 // after it as stopped, and the tool still returns. Every run is bounded: run_for, never run.
 #include "tool_script.hpp"
 
-#include <elicit/asio_tool.hpp>
+#include <elicit/asio/tool.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>

@@ -1,4 +1,4 @@
-// A tool written once (<elicit/tool.hpp>), its person, and a scripted client of each era:
+// A tool written once (<elicit/state/tool.hpp>), its person, and a scripted client of each era:
 // shared by tests/test_tool.cpp (2025-11-25 blocking and 2026-07-28) and test_tool_asio.cpp.
 //
 // The person answers every question it is shown with the next answer of its script, whoever
@@ -8,7 +8,9 @@
 
 #include "../samples/forms.hpp"
 
-#include <elicit/tool.hpp>
+#include <elicit/state/tool.hpp>
+#include <elicit/state/tool_loop.hpp>
+#include <elicit/state/tool_round.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

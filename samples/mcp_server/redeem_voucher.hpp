@@ -1,4 +1,4 @@
-// redeem_voucher, written once (<elicit/tool.hpp>): "Redeem voucher CODE?", a confirmation whose
+// redeem_voucher, written once (<elicit/state/tool.hpp>): "Redeem voucher CODE?", a confirmation whose
 // answer counts once across every instance of the server. At 2026-07-28 the answer comes back
 // with a sealed requestState that opens once, on whichever instance it reaches, through a replay
 // store every instance shares (Redis: ELICIT_REDIS_URL); the same answer sent again, to any
@@ -6,12 +6,12 @@
 // call's stream and answered once by its nature.
 #pragma once
 
+#include <elicit/form/single.hpp>
 #include <elicit/server/rpc_error.hpp>
 #include <elicit/server/tool_call.hpp>
 #include <elicit/server/tool_registry.hpp>
 #include <elicit/server/tool_result.hpp>
-#include <elicit/single.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <cstdio>
 #include <string>

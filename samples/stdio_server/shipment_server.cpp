@@ -12,7 +12,7 @@
 
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/stdio.hpp>
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <iostream>
 #include <stdexcept>

@@ -5,7 +5,7 @@
 // docs/internals/performance.md ("Parsing a request") gives the figures and the command.
 #include "../json_shapes.hpp"
 
-#include <elicit/limits.hpp>
+#include <elicit/form/limits.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -29,7 +29,7 @@
 # range, double with a minimum, bool with a default, optional date, and an enum of its own,
 # reflected). Each compilation is `CXX -std=c++20 -O2 -c`, timed by /usr/bin/time -v. The
 # decode and hand executables must print the same schemas and accept the same answers, or the
-# script stops. The include-cost TUs hold one #include each, <elicit/schema.hpp> among them
+# script stops. The include-cost TUs hold one #include each, <elicit/form/schema.hpp> among them
 # (a file that only builds schemas).
 set -euo pipefail
 
@@ -318,7 +318,7 @@ printf '#include <nlohmann/json.hpp>\nint main() { return 0; }\n' >"$work/src/in
 printf '#include <nlohmann/json.hpp>\n#include <fmt/format.h>\n#include <boost/pfr.hpp>\n#include <openssl/evp.h>\nint main() { return 0; }\n' \
   >"$work/src/include_deps.cpp"
 printf '#include <elicit/elicit.hpp>\nint main() { return 0; }\n' >"$work/src/include_elicit.cpp"
-printf '#include <elicit/schema.hpp>\nint main() { return 0; }\n' >"$work/src/include_schema.cpp"
+printf '#include <elicit/form/schema.hpp>\nint main() { return 0; }\n' >"$work/src/include_schema.cpp"
 
 # ---- measuring -----------------------------------------------------------------------------
 
@@ -472,7 +472,7 @@ for cxx in "${compilers[@]}"; do
       include_none) what="nothing" ;;
       include_json) what="<nlohmann/json.hpp>" ;;
       include_deps) what="elicit's dependencies (json, fmt, pfr, openssl/evp)" ;;
-      include_schema) what="<elicit/schema.hpp> (a file that only builds schemas)" ;;
+      include_schema) what="<elicit/form/schema.hpp> (a file that only builds schemas)" ;;
       include_elicit) what="<elicit/elicit.hpp>" ;;
     esac
     echo "| $cxx | $what | ${T[$cxx,$name]} | ${M[$cxx,$name]} | $(calc '%.2f' "${T[$cxx,$name]} - ${T[$cxx,include_json]}") |"

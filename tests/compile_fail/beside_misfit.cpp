@@ -2,7 +2,7 @@
 // message as one written on an elicit::field, naming the member.
 // expect: range, minimum and maximum apply to integer and number fields only
 // member: street
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <string>
 

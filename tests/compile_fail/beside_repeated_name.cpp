@@ -1,6 +1,6 @@
 // The same member named twice beside a struct: one list of annotations per member.
 // expect: elicit::member names the same member twice
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <string>
 

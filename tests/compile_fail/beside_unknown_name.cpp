@@ -1,7 +1,7 @@
 // Annotations beside a struct for a name it has no member of: a typo must not pass silently.
 // (g++ shows the name in the failing instantiation; clang++ 14 prints it as character codes.)
 // expect: elicit::member names a member this struct does not have
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <string>
 

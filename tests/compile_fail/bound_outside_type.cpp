@@ -1,6 +1,6 @@
 // expect: a minimum or maximum lies outside what the field's C++ type can hold
 // member: percent
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <cstdint>
 

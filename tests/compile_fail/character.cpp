@@ -1,6 +1,6 @@
 // expect: a form field cannot be a character type: use std::string
 // member: initial
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

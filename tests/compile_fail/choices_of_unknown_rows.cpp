@@ -3,7 +3,7 @@
 // give, not a concept error that lists every overload.
 // expect: elicit::form::choices: give the options as wire values (text), {value, title} pairs, elicit::choice_option,
 // or rows with `value` and `title` members
-#include <elicit/form.hpp>
+#include <elicit/form/form.hpp>
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 // A fixed-size array is still a list.
 // expect: a form field cannot be a container
 // member: scores
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <array>
 

@@ -1,6 +1,6 @@
 // expect: a form field cannot be a container of free values: for a multi-select use std::vector<Enum>
 // member: ids
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <set>
 

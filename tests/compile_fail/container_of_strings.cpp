@@ -1,7 +1,7 @@
 // A list of free text has no widget every client agrees on.
 // expect: a form field cannot be a container
 // member: reviewers
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 // expect: the default does not have the field's format
 // member: contact
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,7 +1,7 @@
 // A default must be what the decoder would accept: a real date here.
 // expect: the default does not have the field's format
 // member: day
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <chrono>
 

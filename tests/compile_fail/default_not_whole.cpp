@@ -1,6 +1,6 @@
 // expect: an integer field's default must be a whole number
 // member: guests
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

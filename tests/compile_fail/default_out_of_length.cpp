@@ -1,6 +1,6 @@
 // expect: the default's length (in code points) lies outside the field's own min_length and max_length
 // member: postcode
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: the default lies outside the field's own minimum and maximum
 // member: guests
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,7 +1,7 @@
 // A narrow integer's own range bounds its default too.
 // expect: the default lies outside the field's own minimum and maximum (or its C++ type's range)
 // member: level
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <cstdint>
 

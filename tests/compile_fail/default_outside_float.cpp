@@ -1,6 +1,6 @@
 // expect: the default lies outside the field's own minimum and maximum (or its C++ type's range)
 // member: weight
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,7 +1,7 @@
 // An int holds no 3000000000, whatever the schema would say.
 // expect: the default lies outside the field's own minimum and maximum (or its C++ type's range)
 // member: big
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

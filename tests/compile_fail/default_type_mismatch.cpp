@@ -1,6 +1,6 @@
 // expect: the default's type does not match the field
 // member: guests
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

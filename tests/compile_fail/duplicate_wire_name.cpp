@@ -1,7 +1,7 @@
 // Two members with one property key: the second is named.
 // expect: two properties of this form have the same wire name
 // member: postcode
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
   std::string zip;

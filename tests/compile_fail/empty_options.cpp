@@ -1,6 +1,6 @@
 // expect: the field offers no option (elicit_options returns none, or choices() was given none): offer at least one
 // choice member: tier
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 namespace app {
 enum class Tier { free, pro };

@@ -1,6 +1,6 @@
 // expect: gives an empty property key
 // member: city
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

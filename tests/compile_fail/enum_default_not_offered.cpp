@@ -1,6 +1,6 @@
 // expect: the default is not among the offered options
 // member: priority
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 namespace app {
 enum class Priority { low, normal, high };

@@ -1,6 +1,6 @@
 // expect: the default's type does not match the field
 // member: color
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 enum class Color { red, green };
 enum class Shade { red, green };

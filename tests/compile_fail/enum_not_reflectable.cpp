@@ -1,6 +1,6 @@
 // expect: this enum has no enumerator in [-128, 127] that elicit can name
 // member: code
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 namespace app {
 enum class Code { alpha = 1000, beta = 2000 };

@@ -3,7 +3,7 @@
 // expect: reflected_range_rule
 // expect: app::Country
 // member: country
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 // 200 enumerators, 0 to 199: reflection names those in [-128, 127] only, so without
 // elicit_options the schema would offer the first 128 and say nothing of the others.

@@ -1,6 +1,6 @@
 // expect: items, min_items and max_items apply to multi-select fields only
 // member: color
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 enum class Color { red, green };
 struct Form {

@@ -1,7 +1,7 @@
 // The deprecated shape warns where it is used, and names the replacement.
 // expect: give the options titles (elicit_options) and drop this annotation
 // flags: -Werror=deprecated-declarations
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 enum class Color { red, green };
 struct Form {

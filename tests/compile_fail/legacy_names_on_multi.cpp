@@ -1,7 +1,7 @@
 // expect: legacy_enum_names applies to single-select enum fields only
 // member: colors
 // flags: -Wno-deprecated-declarations
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 // expect: length, min_length and max_length do not apply to date and date-time fields
 // member: when
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <chrono>
 

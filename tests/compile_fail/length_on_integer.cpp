@@ -1,6 +1,6 @@
 // expect: length, min_length and max_length apply to string fields only
 // member: age
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: default_value takes exactly one value on this field
 // member: color
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 enum class Color { red, green };
 struct Form {

@@ -1,6 +1,6 @@
 // expect: the minimum is greater than the maximum
 // member: guests
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: min_items asks for more choices than the field offers
 // member: colors
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 // expect: min_length is greater than max_length
 // member: code
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: the multi-select default has fewer or more choices than min_items / max_items allow
 // member: toppings
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <vector>
 

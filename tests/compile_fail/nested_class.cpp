@@ -1,7 +1,7 @@
 // A class with its own constructor is no more a form field than a nested aggregate.
 // expect: a form field cannot be a nested object or class
 // member: window
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 class TimeWindow {
  public:

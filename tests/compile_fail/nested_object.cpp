@@ -1,7 +1,7 @@
 // A nested aggregate cannot be rendered as one widget.
 // expect: a form field cannot be a nested object or class: flatten it
 // member: address
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Address {
   std::string street;

@@ -2,7 +2,7 @@
 // reader, writer or schema of the form instantiated after it (clang++-14 gave 9 errors).
 // expect: a form field cannot be a nested object or class: flatten it
 // member: address
-#include <elicit/decode.hpp>
+#include <elicit/answer/decode.hpp>
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // expect: a form must be an aggregate struct
 // expect: Booking
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Booking {
 #ifndef ELICIT_CONTROL

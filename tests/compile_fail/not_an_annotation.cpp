@@ -1,6 +1,6 @@
 // expect: every argument of elicit::field after the value type must be an annotation
 // member: guests
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

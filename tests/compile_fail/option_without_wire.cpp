@@ -1,6 +1,6 @@
 // expect: an option has no wire value
 // member: code
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 namespace app {
 enum class Code { alpha = 1000, beta = 1 };

@@ -1,6 +1,6 @@
 // expect: write elicit::field<std::optional<T>, ...> instead
 // member: nickname
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: std::optional<std::optional<T>> means nothing more in a form
 // member: nickname
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

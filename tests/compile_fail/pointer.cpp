@@ -1,6 +1,6 @@
 // expect: a form field cannot be a pointer
 // member: note
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: range, minimum and maximum apply to integer and number fields only
 // member: postcode
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -2,7 +2,7 @@
 // diagnostic names the form rather than the member.
 // expect: a form cannot have a reference member: store the value itself
 // expect: form_rules<Parcel>
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Parcel {
   int weight;

@@ -1,6 +1,6 @@
 // expect: the same annotation is given twice
 // member: city
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -1,6 +1,6 @@
 // expect: the same enumerator is offered twice
 // member: tier
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 namespace app {
 enum class Tier { free, pro, team };

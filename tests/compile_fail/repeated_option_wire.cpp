@@ -1,6 +1,6 @@
 // expect: two options have the same wire value
 // member: tier
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 namespace app {
 enum class Tier { free, pro, team };

@@ -1,7 +1,7 @@
 // range<> sets minimum too, so adding minimum<> sets it twice.
 // expect: the same annotation is given twice (range also sets minimum and maximum
 // member: guests
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -2,7 +2,7 @@
 // a server that sends schema_json would ask for the password. One diagnostic, naming the field.
 // expect: forms must never ask for one: send the user to a page of yours in URL mode instead
 // member: db_password
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // The credential rule holds on schema<F>(), the schema as a JSON value.
 // expect: forms must never ask for one: send the user to a page of yours in URL mode instead
 // member: apiKey
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // expect: a form field cannot be a std::string_view, which would not own the answer
 // member: city
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct Form {
 #ifdef ELICIT_CONTROL

@@ -2,7 +2,7 @@
 // whatever of the form is used after it (clang++-14 gave 10 errors).
 // expect: a form field cannot be a container of free values
 // member: tags
-#include <elicit/form.hpp>
+#include <elicit/form/form.hpp>
 
 #include <string>
 #include <vector>

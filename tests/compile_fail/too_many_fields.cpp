@@ -1,7 +1,7 @@
 // A form with 101 fields is a configuration screen, not a question.
 // expect: a form has at most 100 fields
 // expect: TooLarge
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 struct TooLarge {
   int f0;

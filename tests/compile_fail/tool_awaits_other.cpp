@@ -3,7 +3,7 @@
 // with a message that says where that waiting goes.
 // expect: elicit::tool: a tool co_awaits only its questions (elicit::question, elicit::together)
 // flags: -Wall
-#include <elicit/tool.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <coroutine>
 #include <string>

@@ -1,7 +1,7 @@
 // A mapping without its way back (no `from`) cannot read an answer into the type.
 // expect: this type's elicit_value_as mapping is incomplete: it needs using held = H
 // member: contact
-#include <elicit/decode.hpp>
+#include <elicit/answer/decode.hpp>
 
 #include <string>
 

@@ -1,8 +1,8 @@
 // A strong type with no elicit_value_as beside it has no field type: the diagnostic says how
 // to give it one.
 // expect: a type that holds one value is a field once an elicit_value_as beside it maps it onto a field type
-// (elicit/value_as.hpp) member: contact
-#include <elicit/schema.hpp>
+// (elicit/form/value_as.hpp) member: contact
+#include <elicit/form/schema.hpp>
 
 #include <string>
 

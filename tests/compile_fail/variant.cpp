@@ -1,6 +1,6 @@
 // expect: a form field cannot be a std::variant, std::tuple or std::pair
 // member: amount
-#include <elicit/schema.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <variant>
 

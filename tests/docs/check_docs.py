@@ -52,7 +52,7 @@ MARKER = re.compile(r"^\s*<!--\s*snippet:\s*(?P<body>.*?)\s*-->\s*$")
 HEADING = re.compile(r"^ {0,3}#{1,6}\s")
 CPP_LANGS = {"cpp", "c++", "cxx"}
 OUTPUT_LANGS = {"", "json", "text", "txt"}
-STATE_HEADER = re.compile(r"^\s*#\s*include\s*<elicit/(?:state|key_ring)\.hpp>", re.M)
+STATE_HEADER = re.compile(r"^\s*#\s*include\s*<elicit/(?:state/\w+|server/[\w/]+)\.hpp>", re.M)
 
 
 class DocError(Exception):
@@ -576,7 +576,7 @@ def main():
                     help="the compiler's own include directories, left out of the others")
     ap.add_argument("--define", action="append", default=[])
     ap.add_argument("--lib", action="append", default=[])
-    ap.add_argument("--crypto-lib", help="linked when a snippet includes <elicit/state.hpp> or <elicit/key_ring.hpp>")
+    ap.add_argument("--crypto-lib", help="linked when a snippet includes a header of <elicit/state/...> or <elicit/server/...>")
     ap.add_argument("--parse-only", action="store_true", help="check the markers; compile nothing")
     ap.add_argument("--replay", help="take the snippets' program's output from this file: compile and run "
                                      "nothing (the harness's own tests of the comparison)")

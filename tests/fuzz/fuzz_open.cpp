@@ -20,7 +20,7 @@
 #include "../mixed_secret.hpp"
 #include "fuzz_support.hpp"
 
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <array>
 #include <chrono>

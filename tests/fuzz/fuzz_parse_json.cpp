@@ -9,7 +9,7 @@
 // text nlohmann does not parse is refused as json (or for a limit reached before its fault).
 #include "fuzz_support.hpp"
 
-#include <elicit/limits.hpp>
+#include <elicit/form/limits.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -23,8 +23,9 @@ NAMES = ["foundation", "vocabulary", "model", "declaration", "engine", "API", "s
 
 # Public types that describe a value and its faults, and know nothing of a form's description.
 VOCABULARY_HEADERS = {
-    "answer.hpp", "choice.hpp", "enums.hpp", "formats.hpp", "json_limits.hpp", "messages.hpp", "print.hpp",
-    "result.hpp", "value_as.hpp", "value_type.hpp", "violation.hpp",
+    "answer/answer.hpp", "form/choice.hpp", "form/enums.hpp", "form/formats.hpp", "answer/json_limits.hpp",
+    "answer/messages.hpp", "answer/print.hpp", "answer/result.hpp", "form/value_as.hpp", "form/value_type.hpp",
+    "answer/violation.hpp",
 }
 # impl/: a field's description and what a value type means (its traits, its keywords, its
 # violations), which the declaration tier fills in.
@@ -34,12 +35,18 @@ MODEL_HEADERS = {
 }
 # Public: what a form's author writes on a member; an annotation's apply() fills a field_spec and
 # a field starts from its default as the value's traits read it.
-DECLARATION_HEADERS = {"annotations.hpp", "field.hpp", "impl/field_parts.hpp"}
+DECLARATION_HEADERS = {"form/annotations.hpp", "form/field.hpp", "impl/field_parts.hpp"}
 # impl/: what reads a declared form: describes it, checks its rules, reads and writes answers.
 ENGINE_HEADERS = {
     "impl/decode.hpp", "impl/describe.hpp", "impl/read_value.hpp", "impl/refinements.hpp", "impl/reply.hpp", "impl/rules.hpp",
     "impl/secrets.hpp", "impl/write_value.hpp",
 }
+
+
+# The public folders by domain and CMake target: declaring forms, decoding answers, the protocol
+# and asking (elicit::elicit); sealed state and the tool written once (elicit::state); Asio
+# (elicit::asio); Redis (elicit::redis). server/ is the serving tier of its own.
+PUBLIC_FOLDERS = ("form/", "answer/", "protocol/", "state/", "asio/", "redis/")
 
 
 def tier_of(name):
@@ -52,8 +59,9 @@ def tier_of(name):
                         (DECLARATION, DECLARATION_HEADERS), (ENGINE, ENGINE_HEADERS)):
         if name in names:
             return tier
-    if "/" not in name:
-        return API  # every other public header
+    if "/" not in name or name.startswith(PUBLIC_FOLDERS):
+        return API  # every other public header: the umbrella, and those of each domain's folder
+    return None
     return None
 
 

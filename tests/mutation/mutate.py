@@ -49,8 +49,8 @@ class Mutation:
 
 
 KW = "include/elicit/impl/keywords.hpp"
-STATE = "include/elicit/state.hpp"
-DECODE = "include/elicit/decode.hpp"
+STATE = "include/elicit/state/state.hpp"
+DECODE = "include/elicit/answer/decode.hpp"
 READ = "include/elicit/impl/read_value.hpp"
 REPLY = "include/elicit/impl/reply.hpp"
 SCANNER = "include/elicit/detail/json_scanner.hpp"
@@ -151,7 +151,7 @@ MUTATIONS = [
     Mutation(
         "parse_json_depth_off_by_one",
         "parse_json refuses nesting deeper than max_depth, at exactly that level",
-        "include/elicit/limits.hpp",
+        "include/elicit/form/limits.hpp",
         [("static_cast<std::size_t>(depth) >= limits.max_depth", "static_cast<std::size_t>(depth) > limits.max_depth")],
         ["test_limits"]),
     Mutation(
@@ -178,14 +178,14 @@ MUTATIONS = [
     Mutation(
         "violation_budget_ignored",
         "a violation list costs at most max_text: the -32602 error is bounded for any answer and form",
-        "include/elicit/violation.hpp",
+        "include/elicit/answer/violation.hpp",
         [("    if (!summary && list_.cost_ + cost > violation_list::max_text - summary_room) {",
           "    if (false) {")],
         ["test_protocol"]),
     Mutation(
         "violation_summary_lost",
         "violations past the limit are counted and summarised, not dropped",
-        "include/elicit/violation.hpp",
+        "include/elicit/answer/violation.hpp",
         [("  if (summarized_ || total_ == listed()) return;", "  if (summarized_ || total_ >= listed()) return;")],
         ["test_limits", "test_decode"]),
     Mutation(

@@ -2,9 +2,10 @@
 """docs/reference.md lists the public API, and cannot drift from it.
 
 The public names are read from the sources: every name declared directly in `namespace elicit`
-of a public header (include/elicit/*.hpp and include/elicit/server/**/*.hpp; not detail/ or impl/, not a nested `namespace
+of a public header (include/elicit/*.hpp and every header of the domain folders form/, answer/,
+protocol/, state/, asio/, redis/ and server/; not detail/ or impl/, not a nested `namespace
 detail`): classes, structs, enums, aliases, concepts, functions, variables. docs/reference.md has
-a section per header, headed `## <elicit/NAME.hpp>` (or `## <elicit/server/NAME.hpp>`), and in it a table row per name,
+a section per header, headed `## <elicit/FOLDER/NAME.hpp>`, and in it a table row per name,
 "| `elicit::name` | what it is |". The test fails on a public name the page does not list, on
 a listed name the header does not declare (renamed or gone), on a name listed under another
 header, and on a row whose line is empty.
@@ -155,8 +156,9 @@ def listed(page):
 def main():
     root = pathlib.Path(sys.argv[1])
     base = root / "include/elicit"
-    # The public folders: the top one and each optional target's own (server/).
-    headers = sorted(base.glob("*.hpp")) + sorted((base / "server").rglob("*.hpp"))
+    # The public folders: the top one (the umbrella), each domain's and each optional target's.
+    folders = ("form", "answer", "protocol", "state", "asio", "redis", "server")
+    headers = sorted(base.glob("*.hpp")) + sorted(h for f in folders for h in (base / f).rglob("*.hpp"))
     if not headers:
         print("no header found under include/elicit/: wrong root?")
         return 1

@@ -5,7 +5,7 @@
 #include "../../samples/progress_interval.hpp"
 
 #include <elicit/server/asio/stdio.hpp>
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>

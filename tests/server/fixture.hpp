@@ -4,7 +4,7 @@
 
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/prompt_result.hpp>
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // The cryptographic primitives sealed state is built from, each a thin wrapper over OpenSSL's
 // libcrypto (elicit writes no cipher, digest or encoding of its own): random bytes, canonical
 // base64url, hex, SHA-256, HKDF-SHA256, AES-256-GCM, and a big-endian 64-bit codec. Only
-// <elicit/key_ring.hpp> and <elicit/state.hpp> include it; it needs the elicit::state target.
+// <elicit/state/key_ring.hpp> and <elicit/state/state.hpp> include it; it needs the elicit::state target.
 #pragma once
 
 #include <openssl/core_names.h>

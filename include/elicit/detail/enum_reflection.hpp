@@ -1,5 +1,5 @@
 // Enumerators as wire values: reflected from the enum itself, or listed by the user through
-// `elicit_options`, found by argument-dependent lookup (see elicit/enums.hpp).
+// `elicit_options`, found by argument-dependent lookup (see elicit/form/enums.hpp).
 #pragma once
 
 #include <elicit/detail/fixed_string.hpp>

@@ -3,20 +3,20 @@
 // field from the type (static_specs) or from a form<F> (runtime_specs).
 #pragma once
 
-#include <elicit/answer.hpp>
+#include <elicit/answer/answer.hpp>
+#include <elicit/answer/messages.hpp>
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/same_text.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/field.hpp>
+#include <elicit/form/field.hpp>
 #include <elicit/impl/describe.hpp>
 #include <elicit/impl/limits.hpp>
 #include <elicit/impl/read_value.hpp>
 #include <elicit/impl/reply.hpp>
 #include <elicit/impl/reporter.hpp>
 #include <elicit/impl/write_value.hpp>
-#include <elicit/messages.hpp>
-#include <elicit/violation.hpp>
 
 #include <boost/pfr.hpp>
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/reflection.hpp>
-#include <elicit/field.hpp>
+#include <elicit/form/field.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/value_traits.hpp>
 

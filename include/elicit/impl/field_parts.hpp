@@ -3,8 +3,8 @@
 // member (its value type, its annotations applied to a field_spec), plain or a field.
 #pragma once
 
-#include <elicit/annotations.hpp>
 #include <elicit/detail/maybe_value.hpp>
+#include <elicit/form/annotations.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/value_traits.hpp>
 

@@ -5,7 +5,7 @@
 
 #include <elicit/detail/enum_reflection.hpp>
 #include <elicit/detail/number.hpp>
-#include <elicit/value_type.hpp>
+#include <elicit/form/value_type.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -4,13 +4,13 @@
 // Both read the field's description (field_spec) and nothing else, so they cannot disagree.
 #pragma once
 
+#include <elicit/answer/messages.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number_text.hpp>
 #include <elicit/detail/same_text.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/impl/field_spec.hpp>
-#include <elicit/messages.hpp>
 
 #include <cstddef>
 #include <string>

@@ -2,9 +2,9 @@
 // worded, once for every path that checks them (decode, parse_json, exceeds).
 #pragma once
 
+#include <elicit/answer/json_limits.hpp>
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/message.hpp>
-#include <elicit/json_limits.hpp>
-#include <elicit/violation.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -4,20 +4,20 @@
 // have sent.
 #pragma once
 
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/text_policy.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/field.hpp>
-#include <elicit/formats.hpp>
+#include <elicit/form/field.hpp>
+#include <elicit/form/formats.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
 #include <elicit/impl/option_index.hpp>
 #include <elicit/impl/reporter.hpp>
 #include <elicit/impl/value_traits.hpp>
 #include <elicit/impl/value_view.hpp>
-#include <elicit/violation.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -3,10 +3,11 @@
 // a refined default.
 #pragma once
 
-#include <elicit/choice.hpp>
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/utf8.hpp>
+#include <elicit/form/choice.hpp>
 #include <elicit/impl/describe.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
@@ -16,7 +17,6 @@
 #include <elicit/impl/rules.hpp>
 #include <elicit/impl/secrets.hpp>
 #include <elicit/impl/value_traits.hpp>
-#include <elicit/violation.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -2,6 +2,8 @@
 // Pointer, and `described` says what a JSON value is in a message ("the text \"abc\"").
 #pragma once
 
+#include <elicit/answer/messages.hpp>
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/json_pointer.hpp>
 #include <elicit/detail/json_text.hpp>
@@ -11,8 +13,6 @@
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
 #include <elicit/impl/value_view.hpp>
-#include <elicit/messages.hpp>
-#include <elicit/violation.hpp>
 
 #include <cstddef>
 #include <cstdint>

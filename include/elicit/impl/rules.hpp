@@ -6,15 +6,15 @@
 // member, so that the compiler's "in instantiation of" line shows which field is wrong.
 #pragma once
 
-#include <elicit/annotations.hpp>
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/fnv1a.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/enums.hpp>
-#include <elicit/field.hpp>
+#include <elicit/form/annotations.hpp>
+#include <elicit/form/enums.hpp>
+#include <elicit/form/field.hpp>
 #include <elicit/impl/describe.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/value_traits.hpp>
@@ -51,9 +51,9 @@ inline constexpr std::size_t max_fields = 100;
   X(optional_of_field, "write elicit::field<std::optional<T>, ...> instead of std::optional<elicit::field<T, ...>>") \
   X(field_in_field, "an elicit::field cannot hold another elicit::field: list all the annotations in one field") \
   X(container, "a form field cannot be a container of free values: for a multi-select use std::vector<Enum> or std::set<Enum>; otherwise ask for a fixed set of fields (one bool per choice), or take the list in a tool argument instead") \
-  X(nested_object, "a form field cannot be a nested object or class: flatten it into top-level fields, and ask only for the field the others derive from; a type that holds one value is a field once an elicit_value_as beside it maps it onto a field type (elicit/value_as.hpp)") \
+  X(nested_object, "a form field cannot be a nested object or class: flatten it into top-level fields, and ask only for the field the others derive from; a type that holds one value is a field once an elicit_value_as beside it maps it onto a field type (elicit/form/value_as.hpp)") \
   X(value_as_incomplete, "this type's elicit_value_as mapping is incomplete: it needs using held = H (a field type elicit knows, not another mapped type), static H to(const T&) and static T from(H&&); elicit::held_as<H, &T::member> gives all three") \
-  X(unsupported, "unsupported field type: use bool, an integer type, float, double, std::string, elicit::email, elicit::uri, std::chrono::year_month_day, std::chrono::sys_seconds, an enum, std::vector or std::set of an enum, a type mapped onto one of them by elicit_value_as (elicit/value_as.hpp), or std::optional of one of them") \
+  X(unsupported, "unsupported field type: use bool, an integer type, float, double, std::string, elicit::email, elicit::uri, std::chrono::year_month_day, std::chrono::sys_seconds, an enum, std::vector or std::set of an enum, a type mapped onto one of them by elicit_value_as (elicit/form/value_as.hpp), or std::optional of one of them") \
   /* the annotations */ \
   X(not_an_annotation, "every argument of elicit::field after the value type must be an annotation (elicit::title, elicit::range, ...)") \
   X(numeric_misfit, "range, minimum and maximum apply to integer and number fields only: use length, min_length or max_length on a string") \

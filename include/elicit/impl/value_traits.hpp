@@ -9,20 +9,20 @@
 // an elicit_value_as beside it: value_as.hpp).
 #pragma once
 
-#include <elicit/choice.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/number.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/text_policy.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/enums.hpp>
-#include <elicit/formats.hpp>
+#include <elicit/form/choice.hpp>
+#include <elicit/form/enums.hpp>
+#include <elicit/form/formats.hpp>
+#include <elicit/form/value_as.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
 #include <elicit/impl/option_index.hpp>
 #include <elicit/impl/reporter.hpp>
 #include <elicit/impl/value_view.hpp>
-#include <elicit/value_as.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,9 @@
 // The envelope of both protocol eras, written once and free of I/O: a dispatcher takes one
 // JSON-RPC message a client sent and says what to do with it. It tells the era the message
-// speaks (<elicit/era.hpp>), refuses what is malformed for that era, answers initialize,
+// speaks (<elicit/protocol/era.hpp>), refuses what is malformed for that era, answers initialize,
 // server/discover, ping, tools/list, tools/call, prompts/list and prompts/get, finishes every
 // 2026-07-28 result (resultType, caching hints, server info), and maps a tool's outcomes and
-// elicit's refusals to each era's errors. A tool or a prompt written once (<elicit/tool.hpp>)
+// elicit's refusals to each era's errors. A tool or a prompt written once (<elicit/state/tool.hpp>)
 // runs as rounds at 2026-07-28, answered here at once, and as pushes at 2025-11-25: the
 // transport sends each question and hands the answer back (pushed_call). Each era lists and
 // serves only what is served in it (tool_spec::only_in, prompt_spec::only_in), and has the
@@ -20,19 +20,19 @@
 // <elicit/server/stdio.hpp> is a whole transport on it: serve_stdio(server).
 #pragma once
 
-#include <elicit/era.hpp>
-#include <elicit/json_limits.hpp>
-#include <elicit/progress.hpp>
-#include <elicit/protocol.hpp>
-#include <elicit/replay_guard.hpp>
+#include <elicit/answer/json_limits.hpp>
+#include <elicit/protocol/era.hpp>
+#include <elicit/protocol/progress.hpp>
+#include <elicit/protocol/protocol.hpp>
 #include <elicit/server/detail/failure_response.hpp>
 #include <elicit/server/detail/handler_runs.hpp>
 #include <elicit/server/prompt_registry.hpp>
 #include <elicit/server/rpc_error.hpp>
 #include <elicit/server/tool_call.hpp>
 #include <elicit/server/tool_registry.hpp>
-#include <elicit/state.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/replay_guard.hpp>
+#include <elicit/state/state.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <nlohmann/json.hpp>
 

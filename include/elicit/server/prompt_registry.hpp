@@ -1,6 +1,6 @@
 // The prompts a server serves, written once like its tools: each one's name, description and
 // arguments, and its handler, either a prompt that asks (a function returning elicit::tool<R>,
-// <elicit/tool.hpp>) or a plain one that answers at once (returning R). R is what
+// <elicit/state/tool.hpp>) or a plain one that answers at once (returning R). R is what
 // get_prompt_result reads (<elicit/server/prompt_result.hpp>). CMake target elicit::server.
 //
 //   elicit::prompt_registry prompts;
@@ -15,11 +15,11 @@
 // its arguments the handler's tool_call::arguments().
 #pragma once
 
-#include <elicit/era.hpp>
+#include <elicit/protocol/era.hpp>
 #include <elicit/server/detail/handler_runs.hpp>
 #include <elicit/server/prompt_result.hpp>
 #include <elicit/server/tool_call.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <nlohmann/json.hpp>
 

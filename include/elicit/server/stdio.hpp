@@ -20,9 +20,9 @@
 // waiting call stops and serve_stdio returns.
 #pragma once
 
-#include <elicit/limits.hpp>
-#include <elicit/progress.hpp>
-#include <elicit/protocol.hpp>
+#include <elicit/form/limits.hpp>
+#include <elicit/protocol/progress.hpp>
+#include <elicit/protocol/protocol.hpp>
 #include <elicit/server/detail/notifications.hpp>
 #include <elicit/server/dispatcher.hpp>
 

@@ -8,8 +8,8 @@
 //   }
 #pragma once
 
-#include <elicit/era.hpp>
-#include <elicit/protocol.hpp>
+#include <elicit/protocol/era.hpp>
+#include <elicit/protocol/protocol.hpp>
 
 #include <nlohmann/json.hpp>
 

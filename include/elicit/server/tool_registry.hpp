@@ -1,5 +1,5 @@
 // The tools a server serves: each one's name, description and input schema, and its handler,
-// either a tool written once that asks (a function returning elicit::tool<R>, <elicit/tool.hpp>)
+// either a tool written once that asks (a function returning elicit::tool<R>, <elicit/state/tool.hpp>)
 // or a plain one that answers at once (returning R). R is what call_tool_result reads
 // (<elicit/server/tool_result.hpp>). CMake target elicit::server.
 //
@@ -15,11 +15,11 @@
 // Prompts are served the same way (<elicit/server/prompt_registry.hpp>).
 #pragma once
 
-#include <elicit/era.hpp>
+#include <elicit/protocol/era.hpp>
 #include <elicit/server/detail/handler_runs.hpp>
 #include <elicit/server/tool_call.hpp>
 #include <elicit/server/tool_result.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -12,8 +12,8 @@
 #include <elicit/elicit.hpp>
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/http/server.hpp>
-#include <elicit/state.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/state.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <boost/asio/thread_pool.hpp>
 

@@ -1,6 +1,6 @@
 // A replay guard on Redis, with elicit::redis (hiredis): built and linked as a user would. It
 // connects to nothing until asked, so it runs without a Redis: prints where it would go.
-#include <elicit/redis.hpp>
+#include <elicit/redis/replay_guard.hpp>
 
 #include <iostream>
 

@@ -15,7 +15,7 @@
 #else
 #include <elicit/server/stdio.hpp>
 #endif
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <string>
 

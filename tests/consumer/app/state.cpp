@@ -1,7 +1,7 @@
 // Seals a request state and opens it again, with elicit::state (OpenSSL); prints what opened.
 #include "booking.hpp"
 
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <iostream>
 

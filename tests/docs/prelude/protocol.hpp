@@ -1,7 +1,7 @@
 // What docs/protocol.md's snippets take as given: the sample forms, the request being handled,
 // the server's key ring, and the program's own functions (`send` prints what it sends). It
 // comes after the snippets' own includes: elicit::key_ring is there only when a snippet
-// includes <elicit/state.hpp>.
+// includes <elicit/state/state.hpp>.
 #pragma once
 
 #include "../../../samples/forms.hpp"

@@ -1,6 +1,6 @@
 // What docs/security.md's snippets take as given: the request being handled, the secret from
 // the store, and the program's own log. It comes after the snippets' own includes:
-// elicit::memory_replay_guard is there only when a snippet includes <elicit/state.hpp>.
+// elicit::memory_replay_guard is there only when a snippet includes <elicit/state/state.hpp>.
 #pragma once
 
 #include <fmt/format.h>

@@ -31,7 +31,7 @@
 // thread, or a strand.
 #pragma once
 
-#include <elicit/asio.hpp>
+#include <elicit/asio/ask.hpp>
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/stdio.hpp>
 

@@ -6,7 +6,7 @@
 
 #include <elicit/detail/message.hpp>
 #include <elicit/server/rpc_error.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/tool.hpp>
 
 #include <nlohmann/json.hpp>
 

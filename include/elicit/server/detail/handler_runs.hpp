@@ -1,5 +1,5 @@
 // How a handler of a tool or a prompt is run, written once for both: a plain one answers at once,
-// one written as elicit::tool<R> (<elicit/tool.hpp>) runs as pushes at 2025-11-25 and as rounds
+// one written as elicit::tool<R> (<elicit/state/tool.hpp>) runs as pushes at 2025-11-25 and as rounds
 // at 2026-07-28. What tells them apart is the result's conversion (a CallToolResult for a tool,
 // a GetPromptResult for a prompt), a parameter here.
 //
@@ -7,10 +7,12 @@
 //   nlohmann::ordered_json r = runs.answer(call);           // a plain handler
 #pragma once
 
-#include <elicit/era.hpp>
+#include <elicit/protocol/era.hpp>
 #include <elicit/server/tool_call.hpp>
-#include <elicit/state.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/state/state.hpp>
+#include <elicit/state/tool.hpp>
+#include <elicit/state/tool_loop.hpp>
+#include <elicit/state/tool_round.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 // given up on.
 #pragma once
 
-#include <elicit/ask.hpp>
+#include <elicit/protocol/ask.hpp>
 
 #include <nlohmann/json.hpp>
 

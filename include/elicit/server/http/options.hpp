@@ -12,8 +12,8 @@
 // (behind nginx every client would otherwise be nginx's one address).
 #pragma once
 
-#include <elicit/json_limits.hpp>
-#include <elicit/progress.hpp>
+#include <elicit/answer/json_limits.hpp>
+#include <elicit/protocol/progress.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/beast/http/fields.hpp>
@@ -52,7 +52,7 @@ struct http_options {
   // request or question is larger is counted at their length more (a 4 MiB argument the tool
   // never reads is held while it waits). waiting_memory divided by it bounds the number of
   // waiting questions in all; their bytes are bounded by waiting_memory itself.
-  static constexpr std::size_t bytes_per_waiting = 16 * 1024;
+  static constexpr std::size_t bytes_per_waiting = std::size_t{16} * 1024;
   std::size_t waiting_memory = std::size_t{256} * 1024 * 1024;   // bytes for waiting questions, in all
   std::size_t waiting_memory_per_client = waiting_memory / 4;    // ... of one client
   std::size_t max_waiting = waiting_memory / bytes_per_waiting;  // 16384

@@ -111,7 +111,8 @@ inline boost::asio::awaitable<void> accept_all(shared_state& state, boost::asio:
       socket.close(ignored);  // refused at once, nothing read
       continue;
     }
-    boost::asio::co_spawn(socket.get_executor(), serve_connection(state, std::move(socket), std::move(peer)),
+    const auto connection_executor = socket.get_executor();  // before the socket moves into its coroutine
+    boost::asio::co_spawn(connection_executor, serve_connection(state, std::move(socket), std::move(peer)),
                           boost::asio::detached);
   }
 }

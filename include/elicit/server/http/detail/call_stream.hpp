@@ -5,7 +5,7 @@
 // cancels the call. Machinery of <elicit/server/http/server.hpp>.
 #pragma once
 
-#include <elicit/asio.hpp>
+#include <elicit/asio/ask.hpp>
 #include <elicit/server/detail/notifications.hpp>
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/http/detail/request_reader.hpp>
@@ -66,8 +66,8 @@ struct watch_state {
 // Bytes to read are a pipelined next request: they are kept in `pipelined` (given to the
 // connection's buffer when the call ends) and the watch goes on, so that no byte sent before a
 // leave hides the leave. More than the read buffer holds ends the call as a leave does.
-inline void watch_leave(session_table& sessions, std::shared_ptr<call_in_flight> flight,
-                        boost::asio::ip::tcp::socket& socket, std::shared_ptr<watch_state> watch) {
+inline void watch_leave(session_table& sessions, const std::shared_ptr<call_in_flight>& flight,
+                        boost::asio::ip::tcp::socket& socket, const std::shared_ptr<watch_state>& watch) {
   socket.async_wait(boost::asio::ip::tcp::socket::wait_read,
                     [&sessions, flight, &socket, watch](boost::beast::error_code ec) {
                       if (ec || watch->ended) return;  // the call ended first

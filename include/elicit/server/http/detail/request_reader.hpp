@@ -40,8 +40,8 @@ inline constexpr auto no_throw = boost::asio::as_tuple(boost::asio::use_awaitabl
 // a chunk extension or a trailer could grow the buffer further: past this the request is
 // refused, where without a bound one that never ends was buffered for the whole request
 // deadline (659 MB in 3 s on one connection).
-inline constexpr std::size_t header_limit = 16 * 1024;
-inline constexpr std::size_t read_buffer_limit = 64 * 1024;
+inline constexpr std::size_t header_limit = std::size_t{16} * 1024;
+inline constexpr std::size_t read_buffer_limit = std::size_t{64} * 1024;
 
 // The Keep-Alive header of a response whose connection stays open: how long it waits idle for
 // the next request (RFC 9110's Keep-Alive, as browsers, curl and Node read it).

@@ -12,8 +12,8 @@
 // or when, without the header, its `_meta` names a version; anything else speaks 2025-11-25.
 #pragma once
 
-#include <elicit/era.hpp>
-#include <elicit/json_limits.hpp>
+#include <elicit/answer/json_limits.hpp>
+#include <elicit/protocol/era.hpp>
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/http/detail/header_checks.hpp>
 #include <elicit/server/http/detail/shared_state.hpp>

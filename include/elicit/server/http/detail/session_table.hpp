@@ -10,7 +10,7 @@
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/http/options.hpp>
 #include <elicit/server/rpc_error.hpp>
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/cancellation_signal.hpp>

@@ -20,11 +20,11 @@
 // message of the next round; the attempts so far travel in the server's sealed state.
 #pragma once
 
-#include <elicit/decode.hpp>
-#include <elicit/form.hpp>
-#include <elicit/print.hpp>
-#include <elicit/protocol.hpp>
-#include <elicit/violation.hpp>
+#include <elicit/answer/decode.hpp>
+#include <elicit/answer/print.hpp>
+#include <elicit/answer/violation.hpp>
+#include <elicit/form/form.hpp>
+#include <elicit/protocol/protocol.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -147,7 +147,7 @@ class ask_result {
 
 // The ask loop as a value, with no I/O (sans-I/O): whoever holds it sends params() as an
 // elicitation/create, hands the client's response to take(), and does it again until done().
-// elicit::ask (here, blocking) and elicit::async_ask (<elicit/asio.hpp>, a coroutine) are such
+// elicit::ask (here, blocking) and elicit::async_ask (<elicit/asio/ask.hpp>, a coroutine) are such
 // drivers; a server with its own event loop can be one too.
 //
 //   elicit::ask_loop loop(elicit::form<Address>(), "Where should the parcel go?");

@@ -9,25 +9,22 @@
 //     co_return "Booked for " + slot->slot->value + ".";
 //   }
 //
-//   // 2025-11-25: each question is an elicitation/create through `send` (or co_await
-//   // elicit::async_run_tool from Asio, <elicit/asio_tool.hpp>).
-//   std::string text = elicit::run_tool(send, book(carrier));
-//   // 2026-07-28: one round per request, nothing kept between requests.
-//   elicit::round_result<std::string> round = elicit::tool_round(book(carrier), params, ring, binding);
-//   if (!round.done()) return round.input_required();   // the InputRequiredResult of this round
-//   return text_result(round.value());
+// run_tool(send, book(carrier)) runs it at 2025-11-25, tool_round(book(carrier), params, ring,
+// binding) one request of it at 2026-07-28 (the two headers below).
 //
 // The tool is a coroutine of elicit's own type that only ever awaits its questions: one
 // (co_await elicit::question(key, form, message)) or several asked in one round
 // (co_await elicit::together(q1, q2, ...)). Each co_await gives what elicit::ask gives, an
 // ask_result<Form>, with the same outcomes, re-asks and attempt counts in both eras.
 //
-// How each era runs it:
-// - 2025-11-25 (tool_loop, run_tool, async_run_tool): the tool runs once. Each question goes
-//   through an ask_loop (<elicit/ask.hpp>): an invalid answer is asked again in plain words
+// How each era runs it (each driver in a header of its own):
+// - 2025-11-25 (tool_loop, run_tool: <elicit/state/tool_loop.hpp>; async_run_tool:
+//   <elicit/asio/tool.hpp>): the tool runs once. Each question goes
+//   through an ask_loop (<elicit/protocol/ask.hpp>): an invalid answer is asked again in plain words
 //   with its valid parts prefilled; questions asked together are sent one after another.
-// - 2026-07-28 (tool_round): the tool runs again from the start on every retry (replay). The
-//   answers given so far ride in the sealed requestState (<elicit/state.hpp>, bound to the
+// - 2026-07-28 (tool_round: <elicit/state/tool_round.hpp>): the tool runs again from the start
+//   on every retry (replay). The
+//   answers given so far ride in the sealed requestState (<elicit/state/state.hpp>, bound to the
 //   binding given: audience, principal, method, target, arguments); each question is fed its
 //   recorded answers through the same ask_loop, so it ends as it would have at 2025-11-25,
 //   and the first one still unanswered stops the run: its frame is destroyed, and every
@@ -43,12 +40,12 @@
 // it reads again on every retry.
 #pragma once
 
-#include <elicit/ask.hpp>
-#include <elicit/decode.hpp>
-#include <elicit/form.hpp>
-#include <elicit/print.hpp>
-#include <elicit/protocol.hpp>
-#include <elicit/state.hpp>
+#include <elicit/answer/decode.hpp>
+#include <elicit/answer/print.hpp>
+#include <elicit/form/form.hpp>
+#include <elicit/protocol/ask.hpp>
+#include <elicit/protocol/protocol.hpp>
+#include <elicit/state/state.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -397,320 +394,5 @@ inline tool_error invalid_state(std::string_view why) {
 }
 
 }  // namespace detail
-
-// The ask loop of a whole tool at 2025-11-25, as a value with no I/O (sans-I/O), as ask_loop
-// is for one question: whoever holds it sends params() as an elicitation/create, hands the
-// client's response to take(), and does it again until done(); then result() is what the tool
-// returned. run_tool (blocking, below) and async_run_tool (<elicit/asio_tool.hpp>) drive it.
-//
-//   elicit::tool_loop loop(book(carrier));
-//   while (!loop.done()) loop.take(send(loop.params()));
-//   std::string text = std::move(loop).result();
-template <class R>
-class tool_loop {
- public:
-  // Runs the tool up to its first question. Throws only std::bad_alloc (what the tool throws
-  // comes out of result()).
-  explicit tool_loop(tool<R> t, const tool_options& options = {}) : tool_(std::move(t)), options_(options) {
-    options_.max_rounds = std::max<std::size_t>(options_.max_rounds, 1);
-    advance();
-  }
-
-  // True once the tool returned or threw, or the call failed (result() says how).
-  [[nodiscard]] bool done() const noexcept { return current_ == nullptr; }
-
-  // The params of the elicitation/create to send now: the same each time it is called. Throws
-  // std::logic_error when done(), form_error as ask_loop::params does.
-  [[nodiscard]] nlohmann::ordered_json params() const {
-    if (done()) throw std::logic_error("elicit::tool_loop::params: the tool is done; read result()");
-    return current_->params();
-  }
-  // The key of the question asked now. Throws std::logic_error when done().
-  [[nodiscard]] const std::string& key() const {
-    if (done()) throw std::logic_error("elicit::tool_loop::key: the tool is done; read result()");
-    return current_->key();
-  }
-
-  // The client's JSON-RPC response to the last params, as ask_loop::take reads it; then the
-  // next question, or the tool's end. Throws std::logic_error when done(), else only
-  // std::bad_alloc.
-  void take(const nlohmann::json& reply) {
-    if (done()) throw std::logic_error("elicit::tool_loop::take: the tool is done; a late reply belongs to no one");
-    group_rounds_ = std::max(group_rounds_, current_->attempt());
-    current_->take(reply);
-    advance();
-  }
-
-  // The server stops waiting (the call was cancelled, or no reply came in time): the question
-  // asked now, and every one after it, ends with outcome::stopped (or timed_out) and the reason, unsent; the
-  // tool runs on to its end with them. Nothing when done(). Throws only std::bad_alloc.
-  void stop(stop_reason why) {
-    if (done()) return;
-    stopped_ = why;
-    for (detail::asked_question* q : waiting_) q->stop(why);
-    advance();
-  }
-
-  // What the tool returned. Throws what the tool threw, tool_error (too_many_rounds) when the
-  // cap stopped it, std::logic_error for a key asked twice or when not done(), form_error for a
-  // choice field with no choices.
-  [[nodiscard]] R result() && {
-    if (!done()) throw std::logic_error("elicit::tool_loop::result: the tool is not done; take() the reply first");
-    if (failure_) std::rethrow_exception(failure_);
-    return detail::tool_access::result(tool_);
-  }
-
-  // The rounds asked so far, counted as max_rounds counts them.
-  [[nodiscard]] std::size_t rounds() const noexcept { return base_rounds_ + group_rounds_; }
-
- private:
-  using access = detail::tool_access;
-
-  // Finds the next question to send, resuming the tool whenever the questions it waits on are done.
-  void advance() {
-    try {
-      for (;;) {
-        for (detail::asked_question* q : waiting_)
-          if (!q->done()) {
-            if (base_rounds_ + std::max(group_rounds_, q->attempt()) > options_.max_rounds)
-              throw detail::too_many_rounds(options_.max_rounds);
-            current_ = q;
-            return;
-          }
-        current_ = nullptr;
-        base_rounds_ += group_rounds_;
-        group_rounds_ = 0;
-        waiting_ = {};
-        if (access::resume(tool_)) return;
-        waiting_ = access::waiting(tool_);
-        for (detail::asked_question* q : waiting_) {
-          detail::note_key(keys_, q->key());
-          q->begin(options_.ask);
-          if (stopped_) q->stop(*stopped_);
-        }
-      }
-    } catch (...) {
-      failure_ = std::current_exception();
-      current_ = nullptr;
-      waiting_ = {};
-      access::destroy(tool_);
-    }
-  }
-
-  tool<R> tool_;
-  tool_options options_;
-  std::span<detail::asked_question* const> waiting_;
-  detail::asked_question* current_ = nullptr;
-  std::vector<std::string> keys_;
-  std::size_t base_rounds_ = 0, group_rounds_ = 0;
-  std::optional<stop_reason> stopped_;
-  std::exception_ptr failure_;
-};
-
-// Runs `t` at 2025-11-25, each question sent through `send` as ask() sends it: `send(params)`
-// sends an elicitation/create with these params and returns the client's JSON-RPC response.
-// Returns what the tool returned. Throws what `send` throws, and what tool_loop::result throws.
-template <class R, class Send>
-[[nodiscard]] R run_tool(Send&& send, tool<R> t, const tool_options& options = {}) {
-  tool_loop<R> loop(std::move(t), options);
-  while (!loop.done()) loop.take(send(loop.params()));
-  return std::move(loop).result();
-}
-
-// What one request of a tool at 2026-07-28 gives: the tool's value, when it has every answer it
-// needs, or the InputRequiredResult of the next round.
-template <class R>
-class round_result {
- public:
-  explicit round_result(R value) : value_(std::move(value)) {}
-  round_result(nlohmann::ordered_json input_required, std::size_t round)
-      : input_required_(std::move(input_required)), round_(round) {}
-
-  // True when the tool returned: value() is what it returned.
-  [[nodiscard]] bool done() const noexcept { return value_.has_value(); }
-  // Throws std::logic_error when the tool still waits for answers.
-  [[nodiscard]] R& value() & { return checked(); }
-  [[nodiscard]] R&& value() && { return std::move(checked()); }
-  // {"resultType":"input_required","inputRequests":{...},"requestState":"..."}: the answer to
-  // this request. Throws std::logic_error when done().
-  [[nodiscard]] const nlohmann::ordered_json& input_required() const {
-    if (done()) throw std::logic_error("elicit::round_result::input_required: the tool is done; read value()");
-    return input_required_;
-  }
-  // The number of this round's InputRequiredResult in the call, from 1; 0 when done().
-  [[nodiscard]] std::size_t round() const noexcept { return round_; }
-
- private:
-  R& checked() {
-    if (!done()) throw std::logic_error("elicit::round_result::value: the tool still waits for answers");
-    return *value_;
-  }
-  std::optional<R> value_;
-  nlohmann::ordered_json input_required_;
-  std::size_t round_ = 0;
-};
-
-namespace detail {
-
-// The sealed state of a tool between the rounds of 2026-07-28: what it asked last, and every
-// answer given in the call so far, pinned to its question. The JSON is written ASCII-only, so
-// the text fields meet the state's text policy whatever the answers hold.
-struct tool_state {
-  int round;            // the InputRequiredResults sent so far in this call
-  std::string asked;    // ["key", ...]: the questions of the last round
-  std::string answers;  // [["key", "digest", [ElicitResult, ...]], ...], in the order asked
-};
-
-struct recorded_answers {
-  std::string key;
-  std::string digest;
-  std::vector<nlohmann::json> answers;  // as the client sent them, in order
-};
-
-inline std::string ascii_json(const nlohmann::json& j) {
-  return j.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-}
-
-// The recorded answers and the keys asked last, read back; false when they do not read as the
-// shape this driver writes.
-inline bool read_state(const tool_state& s, std::vector<recorded_answers>& records, std::vector<std::string>& asked) {
-  const auto keys = nlohmann::json::parse(s.asked, nullptr, false);
-  const auto list = nlohmann::json::parse(s.answers, nullptr, false);
-  if (!keys.is_array() || !list.is_array() || s.round < 1) return false;
-  for (const auto& k : keys) {
-    if (!k.is_string()) return false;
-    asked.push_back(k.get<std::string>());
-  }
-  for (const auto& r : list) {
-    if (!r.is_array() || r.size() != 3 || !r[0].is_string() || !r[1].is_string() || !r[2].is_array()) return false;
-    records.push_back({r[0].get<std::string>(), r[1].get<std::string>(), r[2].get<std::vector<nlohmann::json>>()});
-  }
-  return true;
-}
-
-inline tool_state write_state(int round, const std::vector<asked_question*>& pending,
-                              const std::vector<recorded_answers>& records) {
-  nlohmann::json keys = nlohmann::json::array();
-  for (const asked_question* q : pending) keys.push_back(q->key());
-  nlohmann::json list = nlohmann::json::array();
-  for (const recorded_answers& r : records) list.push_back({r.key, r.digest, r.answers});
-  return {round, ascii_json(keys), ascii_json(list)};
-}
-
-// What is wrong with the shape of a 2026-07-28 retry's params, or nullptr: inputResponses that
-// is no object (null included: it is no first call either) or a requestState that is no text.
-inline const char* misshapen_retry(const nlohmann::json& params) noexcept {
-  if (!params.is_object()) return nullptr;
-  if (const auto r = params.find("inputResponses"); r != params.end() && !r->is_object())
-    return "inputResponses must be an object";
-  if (const auto s = params.find("requestState"); s != params.end() && !s->is_string())
-    return "requestState must be a string";
-  return nullptr;
-}
-
-}  // namespace detail
-
-// One request of `t` at 2026-07-28: `request_params` are the params of the tools/call (or
-// prompts/get, resources/read) as the client sent them, its inputResponses and requestState
-// included. A first call runs the tool; a retry opens the state (sealed with `ring` for exactly
-// `binding`), adds the answers to the questions of the last round, and runs the tool again from
-// the start, each question fed the answers it was given. It returns the tool's value, or the
-// InputRequiredResult of every question still open where the tool stopped, with a fresh state.
-//
-// A missing answer, or an invalid one (while max_attempts allows), is asked again in a new
-// round, not an error. An answer under a key the last round did not ask is not read.
-//
-// A retry with answers and no requestState is refused, unless options.answers_without_state:
-// then its answers answer the questions of the first round (the first the tool asks at once).
-//
-// Throws tool_error: invalid_state (-32602, invalid_state_message) for a retry whose state is
-// missing (without answers_without_state) or does not open (altered, expired, replayed with
-// options.replay set, sealed for another binding), invalid_params (-32602, "Invalid params:
-// inputResponses must be an object", or requestState "must be a string") for params beyond the
-// decode limits or of the wrong shape, too_many_rounds when a
-// round past max_rounds would be needed, state_too_large when the answers would take more than
-// max_state_bytes, missing_capability (-32021, data() naming elicitation's form mode) when the
-// request's capabilities declare no form mode;
-// std::logic_error for a key asked twice; what the tool throws; form_error; std::bad_alloc.
-template <class R>
-[[nodiscard]] round_result<R> tool_round(tool<R> t, const nlohmann::json& request_params, const key_ring& ring,
-                                         const state_binding& binding, const tool_options& options = {}) {
-  using access = detail::tool_access;
-  const input_responses answers(request_params, options.ask.decode);
-  if (const auto& refused = answers.refused())
-    throw tool_error(tool_failure::invalid_params, -32602, refused->message,
-                     detail::message("elicit::tool: the retry's params were refused unread: ", refused->message));
-  if (const char* misshapen = detail::misshapen_retry(request_params))
-    throw tool_error(tool_failure::invalid_params, -32602, detail::message("Invalid params: ", misshapen),
-                     detail::message("elicit::tool: the retry's params were refused unread: ", misshapen));
-  int round = 0;
-  std::vector<detail::recorded_answers> records;
-  // The answers of a retry without a state, for the first round's questions (answers_without_state).
-  bool stateless = false;
-  if (answers.is_retry() && !answers.request_state() && options.answers_without_state) {
-    stateless = true;
-    round = 1;  // the first round counts as asked
-  } else if (answers.is_retry()) {
-    if (!answers.request_state()) throw detail::invalid_state("the retry has no requestState");
-    open_options how;
-    how.clock_skew = options.clock_skew;
-    how.replay = options.replay;
-    const opened<detail::tool_state> state = open<detail::tool_state>(*answers.request_state(), ring, binding, how);
-    if (!state) throw detail::invalid_state(state.message());
-    std::vector<std::string> asked;
-    if (!detail::read_state(*state, records, asked))
-      throw detail::invalid_state("the recorded answers in it do not read");
-    round = state->round;
-    for (const std::string& key : asked) {
-      const nlohmann::json* given = answers.raw(key);
-      const auto it = std::find_if(records.begin(), records.end(), [&](const auto& r) { return r.key == key; });
-      if (given != nullptr && it != records.end()) it->answers.push_back(*given);
-    }
-  }
-
-  const ask_options per_question = options.ask;
-  std::vector<std::string> keys;
-  std::vector<detail::recorded_answers> kept;
-  std::vector<detail::asked_question*> pending;
-  while (!access::resume(t)) {
-    for (detail::asked_question* q : access::waiting(t)) {
-      detail::note_key(keys, q->key());
-      detail::recorded_answers record{q->key(), q->digest(), {}};
-      q->begin(per_question);
-      const auto old = std::find_if(records.begin(), records.end(), [&](const auto& r) { return r.key == q->key(); });
-      if (old != records.end() && old->digest == record.digest) record.answers = std::move(old->answers);
-      if (const nlohmann::json* given = stateless ? answers.raw(q->key()) : nullptr) record.answers.push_back(*given);
-      for (const nlohmann::json& answer : record.answers) {
-        if (q->done()) break;
-        q->take(answer);
-      }
-      if (!q->done()) pending.push_back(q);
-      kept.push_back(std::move(record));
-    }
-    stateless = false;  // the first round's questions only
-    if (pending.empty()) continue;
-
-    const std::size_t cap = std::max<std::size_t>(options.max_rounds, 1);
-    if (static_cast<std::size_t>(round) >= cap) throw detail::too_many_rounds(cap);
-    if (!modes_from_request(request_params).form) throw detail::no_form_mode(pending.front()->key());
-    input_required out;
-    for (detail::asked_question* q : pending)
-      out.request(q->key(), nlohmann::ordered_json{{"method", "elicitation/create"}, {"params", q->params()}});
-    const detail::tool_state next = detail::write_state(round + 1, pending, kept);
-    const std::size_t bound = std::min(options.max_state_bytes, detail::max_state_bytes);
-    if (const std::size_t size = to_content(next).dump().size(); size > bound)
-      throw tool_error(tool_failure::state_too_large, -32602,
-                       detail::message("The answers given are too large for this tool to carry between rounds (", size,
-                                       " bytes, at most ", bound, ")."),
-                       detail::message("elicit::tool: the recorded answers are ", size,
-                                       " bytes of JSON, more than tool_options::max_state_bytes (", bound,
-                                       "): give the forms' text fields a max_length, or ask fewer questions"));
-    out.state(seal(next, ring, binding, options.time_to_live));
-    pending.clear();
-    access::destroy(t);  // the suspended frame goes: the next retry runs the tool from the start
-    return {out.result(), static_cast<std::size_t>(round) + 1};
-  }
-  return round_result<R>(access::result(t));
-}
 
 }  // namespace elicit

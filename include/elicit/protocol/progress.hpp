@@ -3,7 +3,7 @@
 // a `progressToken`. A client that resets its request timeout on progress (the TypeScript SDK's
 // `resetTimeoutOnProgress`) then keeps waiting for as long as the person takes, up to the
 // server's own per-question timeout. Sans-I/O: no Asio here; the drivers are async_ask and
-// async_run_tool (<elicit/asio.hpp>, <elicit/asio_tool.hpp>: async_keepalive).
+// async_run_tool (<elicit/asio/ask.hpp>, <elicit/asio/tool.hpp>: async_keepalive).
 //
 // A blocking transport uses the clock the same way, from the thread or event loop that waits:
 //

@@ -1,7 +1,7 @@
 // The keys sealed request state is sealed and opened with: state_key (a 256-bit secret) and
 // key_ring (the keys every instance holds, one of which seals), rotated live in three phases.
-// Sealing and opening are in <elicit/state.hpp>; reading the ring from a file, in
-// <elicit/key_file.hpp>. Needs the elicit::state target (OpenSSL's libcrypto).
+// Sealing and opening are in <elicit/state/state.hpp>; reading the ring from a file, in
+// <elicit/state/key_file.hpp>. Needs the elicit::state target (OpenSSL's libcrypto).
 #pragma once
 
 #include <elicit/detail/crypto.hpp>

@@ -11,12 +11,12 @@
 //   handle(request.value());
 #pragma once
 
+#include <elicit/answer/json_limits.hpp>
+#include <elicit/answer/result.hpp>
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/json_builder.hpp>
 #include <elicit/detail/maybe_value.hpp>
 #include <elicit/impl/limits.hpp>
-#include <elicit/json_limits.hpp>
-#include <elicit/result.hpp>
-#include <elicit/violation.hpp>
 
 #include <nlohmann/json.hpp>
 

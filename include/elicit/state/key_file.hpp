@@ -26,7 +26,7 @@
 #pragma once
 
 #include <elicit/detail/message.hpp>
-#include <elicit/key_ring.hpp>
+#include <elicit/state/key_ring.hpp>
 
 #include <openssl/crypto.h>
 

@@ -19,14 +19,14 @@
 // g++'s time for `#include <elicit/elicit.hpp>`, docs/internals/performance.md).
 #pragma once
 
-#include <elicit/decode.hpp>
+#include <elicit/answer/decode.hpp>
+#include <elicit/answer/print.hpp>
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/web_url.hpp>
-#include <elicit/form.hpp>
-#include <elicit/limits.hpp>
-#include <elicit/print.hpp>
-#include <elicit/schema.hpp>
-#include <elicit/violation.hpp>
+#include <elicit/form/form.hpp>
+#include <elicit/form/limits.hpp>
+#include <elicit/form/schema.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -208,7 +208,7 @@ class unsupported_mode : public std::logic_error {
 //
 //   auto result = elicit::input_required{modes}
 //                     .ask<Address>("address", "Where should the parcel go?")
-//                     .state(elicit::seal(progress, ring, binding))   // <elicit/state.hpp>
+//                     .state(elicit::seal(progress, ring, binding))   // <elicit/state/state.hpp>
 //                     .result();
 template <detail::ordered_json_type Json = nlohmann::ordered_json>
 class basic_input_required {

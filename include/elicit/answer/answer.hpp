@@ -4,12 +4,12 @@
 // "a value, or why not" types.
 #pragma once
 
+#include <elicit/answer/json_limits.hpp>
+#include <elicit/answer/messages.hpp>
+#include <elicit/answer/print.hpp>
+#include <elicit/answer/result.hpp>
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/maybe_value.hpp>
-#include <elicit/json_limits.hpp>
-#include <elicit/messages.hpp>
-#include <elicit/print.hpp>
-#include <elicit/result.hpp>
-#include <elicit/violation.hpp>
 
 #include <fmt/format.h>
 

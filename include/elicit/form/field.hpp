@@ -9,8 +9,8 @@
 //   s.age = 42;
 #pragma once
 
-#include <elicit/annotations.hpp>
 #include <elicit/detail/maybe_value.hpp>
+#include <elicit/form/annotations.hpp>
 #include <elicit/impl/field_parts.hpp>
 
 #include <optional>

@@ -19,12 +19,13 @@
 // The state type is an aggregate of the same field types a form has (it travels as the same
 // content JSON, through the same reflection and validation), at most ~48 KiB of it.
 //
-// One idea a header: this one binds, seals and opens; the keys are in <elicit/key_ring.hpp>, the
-// replay guards in <elicit/replay_guard.hpp>, the OpenSSL primitives in detail/crypto.hpp. This
+// One idea a header: this one binds, seals and opens; the keys are in <elicit/state/key_ring.hpp>, the
+// replay guards in <elicit/state/replay_guard.hpp>, the OpenSSL primitives in detail/crypto.hpp. This
 // header includes them all, so that including it alone is enough.
 #pragma once
 
-#include <elicit/decode.hpp>
+#include <elicit/answer/decode.hpp>
+#include <elicit/answer/print.hpp>
 #include <elicit/detail/crypto.hpp>
 #include <elicit/detail/dependent.hpp>
 #include <elicit/detail/enum_reflection.hpp>
@@ -32,11 +33,10 @@
 #include <elicit/detail/maybe_value.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/state_token.hpp>
-#include <elicit/key_ring.hpp>
-#include <elicit/limits.hpp>
-#include <elicit/print.hpp>
-#include <elicit/replay_guard.hpp>
-#include <elicit/schema.hpp>
+#include <elicit/form/limits.hpp>
+#include <elicit/form/schema.hpp>
+#include <elicit/state/key_ring.hpp>
+#include <elicit/state/replay_guard.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

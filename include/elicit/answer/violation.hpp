@@ -11,10 +11,10 @@
 //   elicit::violation kept = response.violations()[0];
 #pragma once
 
+#include <elicit/answer/messages.hpp>
 #include <elicit/detail/buffer_sink.hpp>
 #include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/messages.hpp>
 
 #include <fmt/format.h>
 

@@ -10,9 +10,9 @@
 //   if (when.accepted()) log(when->size());    // `->` reaches the one value
 #pragma once
 
-#include <elicit/annotations.hpp>
 #include <elicit/detail/fixed_string.hpp>
-#include <elicit/field.hpp>
+#include <elicit/form/annotations.hpp>
+#include <elicit/form/field.hpp>
 
 namespace elicit {
 

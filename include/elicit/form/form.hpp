@@ -15,8 +15,8 @@
 // refined writes exactly elicit::schema_json<F>.
 #pragma once
 
-#include <elicit/choice.hpp>
-#include <elicit/decode.hpp>
+#include <elicit/answer/decode.hpp>
+#include <elicit/answer/violation.hpp>
 #include <elicit/detail/dependent.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/json_pointer.hpp>
@@ -24,7 +24,9 @@
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/string_sink.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/field_info.hpp>
+#include <elicit/form/choice.hpp>
+#include <elicit/form/field_info.hpp>
+#include <elicit/form/schema.hpp>
 #include <elicit/impl/describe.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
@@ -33,8 +35,6 @@
 #include <elicit/impl/refinements.hpp>
 #include <elicit/impl/rules.hpp>
 #include <elicit/impl/write_value.hpp>
-#include <elicit/schema.hpp>
-#include <elicit/violation.hpp>
 
 #include <boost/pfr.hpp>
 #include <nlohmann/json.hpp>

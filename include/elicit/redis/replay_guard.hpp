@@ -14,12 +14,12 @@
 // state_error::replay_unavailable: it fails closed, and the client gets the one -32602.
 //
 // The calls block, each for at most its timeouts. From an Asio server, run open() on a thread
-// pool kept for blocking work (elicit::async_open, <elicit/async_open.hpp>), not on the threads
+// pool kept for blocking work (elicit::async_open, <elicit/asio/open.hpp>), not on the threads
 // that serve connections.
 #pragma once
 
 #include <elicit/detail/message.hpp>
-#include <elicit/replay_guard.hpp>
+#include <elicit/state/replay_guard.hpp>
 
 #include <hiredis/hiredis.h>
 #include <pthread.h>

@@ -1,4 +1,4 @@
-// Asking from a Boost.Asio coroutine: elicit::ask_loop (<elicit/ask.hpp>) driven by co_await,
+// Asking from a Boost.Asio coroutine: elicit::ask_loop (<elicit/protocol/ask.hpp>) driven by co_await,
 // so that a question waiting for a person holds a coroutine frame, not a thread. CMake target
 // elicit::asio (elicit, Boost.Asio header-only, Threads); the umbrella <elicit/elicit.hpp>
 // does not include this header, so a program that does not use Asio never compiles it.
@@ -32,7 +32,7 @@
 // async_ask(...), handler) itself does not compile, since Asio's co_spawn wants a result it can
 // make empty (default-constructible) and an ask_result always holds what came of the question.
 //
-// Keep-alive (<elicit/progress.hpp>): with options.keepalive set (the call's progress token
+// Keep-alive (<elicit/protocol/progress.hpp>): with options.keepalive set (the call's progress token
 // found), a notifications/progress goes out through its `notify` every interval while a reply
 // is awaited, so that a client with a request timeout that resets on progress keeps waiting:
 //
@@ -44,9 +44,9 @@
 // One async_keepalive per call, shared by its questions: the progress counts on across them.
 #pragma once
 
-#include <elicit/ask.hpp>
-#include <elicit/form.hpp>
-#include <elicit/progress.hpp>
+#include <elicit/form/form.hpp>
+#include <elicit/protocol/ask.hpp>
+#include <elicit/protocol/progress.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -92,7 +92,7 @@ struct async_ask_options {
   // How long each form sent may wait for its reply (a person gets the same time for every
   // attempt, so an ask waits at most max_attempts times this); zero waits for as long as it takes.
   // When it runs out: outcome::timed_out (stop_reason::timed_out). question_timeout
-  // (<elicit/progress.hpp>) is our suggestion.
+  // (<elicit/protocol/progress.hpp>) is our suggestion.
   std::chrono::steady_clock::duration timeout{};
   // The call's keep-alive, when the client gave a progress token; none (null) costs nothing:
   // no coroutine, no timer, and the wait is as without it.

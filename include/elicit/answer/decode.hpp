@@ -13,10 +13,10 @@
 //   }
 #pragma once
 
-#include <elicit/answer.hpp>
+#include <elicit/answer/answer.hpp>
+#include <elicit/form/limits.hpp>
+#include <elicit/form/schema.hpp>
 #include <elicit/impl/decode.hpp>
-#include <elicit/limits.hpp>
-#include <elicit/schema.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // Opening a sealed state from a Boost.Asio coroutine without blocking the threads that serve
 // connections: open() runs on an executor kept for blocking work (a boost::asio::thread_pool),
 // and the coroutine resumes on its own executor with the result. For a replay_guard that waits
-// on the network, as redis_replay_guard (<elicit/redis.hpp>) does: each open then holds a pool
+// on the network, as redis_replay_guard (<elicit/redis/replay_guard.hpp>) does: each open then holds a pool
 // thread, for at most the guard's timeouts, and never an I/O thread. Needs elicit::asio and
 // elicit::state (and elicit::redis for the Redis guard).
 //
@@ -13,7 +13,7 @@
 // and keeps the guard's code the one that the blocking tests check.
 #pragma once
 
-#include <elicit/state.hpp>
+#include <elicit/state/state.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>

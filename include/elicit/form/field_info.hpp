@@ -8,11 +8,11 @@
 
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/form/value_type.hpp>
 #include <elicit/impl/describe.hpp>
 #include <elicit/impl/field_spec.hpp>
 #include <elicit/impl/keywords.hpp>
 #include <elicit/impl/read_value.hpp>
-#include <elicit/value_type.hpp>
 
 #include <nlohmann/json.hpp>
 

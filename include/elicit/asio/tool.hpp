@@ -1,5 +1,5 @@
-// A tool written once (<elicit/tool.hpp>), served at 2025-11-25 from a Boost.Asio coroutine:
-// elicit::tool_loop driven by co_await, as elicit::async_ask (<elicit/asio.hpp>) drives one
+// A tool written once (<elicit/state/tool.hpp>), served at 2025-11-25 from a Boost.Asio coroutine:
+// elicit::tool_loop driven by co_await, as elicit::async_ask (<elicit/asio/ask.hpp>) drives one
 // ask_loop, so that a tool waiting for a person holds coroutine frames, not a thread. CMake
 // targets elicit::asio and elicit::state.
 //
@@ -18,8 +18,8 @@
 // for the whole tool, its progress counting on from question to question.
 #pragma once
 
-#include <elicit/asio.hpp>
-#include <elicit/tool.hpp>
+#include <elicit/asio/ask.hpp>
+#include <elicit/state/tool_loop.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // Replay protection for sealed request state: a replay_guard remembers the states it has seen
-// opened, so that each opens once (open_options::replay, <elicit/state.hpp>). memory_replay_guard
-// serves one process; redis_replay_guard (<elicit/redis.hpp>) many instances behind a load
+// opened, so that each opens once (open_options::replay, <elicit/state/state.hpp>). memory_replay_guard
+// serves one process; redis_replay_guard (<elicit/redis/replay_guard.hpp>) many instances behind a load
 // balancer. Needs no library of its own.
 #pragma once
 
@@ -40,7 +40,7 @@ class replay_guard {
 // A replay_guard in memory, for one process, thread-safe, holding at most `capacity` ids. Ids
 // are forgotten once their state has expired; when it is full of live ids, it refuses new
 // states (fails closed) rather than forget one that could then be replayed. Instances behind a
-// load balancer need a shared store instead: redis_replay_guard (<elicit/redis.hpp>), or the
+// load balancer need a shared store instead: redis_replay_guard (<elicit/redis/replay_guard.hpp>), or the
 // application's own.
 class memory_replay_guard final : public replay_guard {
  public:
