@@ -9,7 +9,7 @@
 // bytes waiting questions may hold, each counted at 16 KiB or its request and question),
 // ELICIT_WAITING_MEMORY_PER_CLIENT_MB (a quarter of it), ELICIT_MAX_WAITING (the budget over
 // 16 KiB), ELICIT_MAX_WAITING_PER_CLIENT (1024), ELICIT_MAX_WAITING_PER_SESSION (8),
-// ELICIT_MAX_CONNECTIONS (what the open-file limit allows),
+// ELICIT_MAX_CONNECTIONS (32768, lowered to what the open-file limit allows),
 // ELICIT_MAX_CONNECTIONS_PER_CLIENT (an eighth of that), ELICIT_PROGRESS_INTERVAL_MS (15000; 0
 // sends no progress); ELICIT_TRUSTED_PROXIES: the peer addresses (comma-separated) whose
 // X-Forwarded-For names the client that the per-client bounds count.

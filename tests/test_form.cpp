@@ -72,7 +72,7 @@ const std::string picks_defaults_schema =
     R"("some":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"string","enum":["s","m","l"]},)"
     R"("default":["m","s"]}}})";  // a std::set default is written in the set's order
 
-// The rules' words (impl/rules.hpp, ELICIT_FORM_RULES), as form_error says them after the field:
+// The rules' words (detail/engine/rules.hpp, ELICIT_FORM_RULES), as form_error says them after the field:
 // the same words a declaration breaking the rule gets from its static_assert (test_rules.cpp).
 const std::string out_of_range =
     "the default lies outside the field's own minimum and maximum (or its C++ type's "

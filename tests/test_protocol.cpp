@@ -7,7 +7,7 @@
 
 #include <elicit/state/state.hpp>
 
-#include <elicit/impl/secrets.hpp>
+#include <elicit/detail/engine/secrets.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

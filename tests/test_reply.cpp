@@ -1,4 +1,4 @@
-// decode(text) reads the answer straight from its text (detail/json_scanner.hpp, impl/reply.hpp), without
+// decode(text) reads the answer straight from its text (detail/json_scanner.hpp, detail/engine/reply.hpp), without
 // building the document; decode(json) reads the parsed document. They must judge every answer
 // alike: same action, same violations in the same order, same value. Here on hand-picked
 // documents (repeated keys, keys in any order, content that is not an object, nesting in

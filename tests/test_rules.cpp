@@ -1,4 +1,4 @@
-// Each rule has one source (impl/rules.hpp, ELICIT_FORM_RULES): the words a static_assert gives
+// Each rule has one source (detail/engine/rules.hpp, ELICIT_FORM_RULES): the words a static_assert gives
 // for a declaration that breaks it, and the words of the form_error that form<F> throws for a
 // refinement that breaks it, are the same text, about the same field; and the compile-fail case
 // of the rule expects that text.

@@ -16,33 +16,25 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 # The tiers, lowest first. Which folder a header is in says whether it is public; its tier says
-# what it may include. The model and engine are both impl/ (the engine's own headers include
-# the model's, and keywords, value_traits and reporter keep their place), hence the lists.
+# what it may include. The machinery tiers are detail/'s folders: detail/model/, detail/declaration/,
+# detail/engine/, and detail/ itself the foundation; public headers are named in the lists.
 FOUNDATION, VOCABULARY, MODEL, DECLARATION, ENGINE, API, SERVING = range(7)
 NAMES = ["foundation", "vocabulary", "model", "declaration", "engine", "API", "serving"]
 
 # Public types that describe a value and its faults, and know nothing of a form's description.
 VOCABULARY_HEADERS = {
     "answer/answer.hpp", "form/choice.hpp", "form/enums.hpp", "form/formats.hpp", "answer/json_limits.hpp",
-    "answer/messages.hpp", "answer/print.hpp", "answer/result.hpp", "form/value_as.hpp", "form/value_type.hpp",
+    "answer/messages.hpp", "answer/message_kind.hpp", "answer/print.hpp", "answer/result.hpp", "form/value_as.hpp", "form/value_type.hpp",
     "answer/violation.hpp",
 }
-# impl/: a field's description and what a value type means (its traits, its keywords, its
-# violations), which the declaration tier fills in.
-MODEL_HEADERS = {
-    "impl/field_spec.hpp", "impl/keywords.hpp", "impl/limits.hpp", "impl/option_index.hpp",
-    "impl/reporter.hpp", "impl/value_traits.hpp", "impl/value_view.hpp",
-}
-# Public: what a form's author writes on a member; an annotation's apply() fills a field_spec and
-# a field starts from its default as the value's traits read it.
-DECLARATION_HEADERS = {"form/annotations.hpp", "form/field.hpp", "impl/field_parts.hpp"}
-# impl/: what reads a declared form: describes it, checks its rules, reads and writes answers.
-ENGINE_HEADERS = {
-    "impl/decode.hpp", "impl/describe.hpp", "impl/read_value.hpp", "impl/refinements.hpp", "impl/reply.hpp", "impl/rules.hpp",
-    "impl/secrets.hpp", "impl/write_value.hpp",
-}
-
-
+# detail/model/: a field's description and what a value type means (its traits, its keywords,
+# its violations), which the declaration tier fills in.
+# Public: what a form's author writes on a member (an annotation's apply() fills a field_spec, a
+# field starts from its default as the value's traits read it); its machinery is in
+# detail/declaration/.
+DECLARATION_HEADERS = {"form/annotations.hpp", "form/field.hpp"}
+# The machinery tiers are detail/'s folders (tier_of): detail/model/ (a field's description and
+# what a value type means), detail/declaration/, detail/engine/ (what reads a declared form).
 # The public folders by domain and CMake target: declaring forms, decoding answers, the protocol
 # and asking (elicit::elicit); sealed state and the tool written once (elicit::state); Asio
 # (elicit::asio); Redis (elicit::redis). server/ is the serving tier of its own.
@@ -51,17 +43,18 @@ PUBLIC_FOLDERS = ("form/", "answer/", "protocol/", "state/", "asio/", "redis/")
 
 def tier_of(name):
     """The tier of `name` (a path under include/elicit/), or None."""
+    for folder, tier in (("detail/model/", MODEL), ("detail/declaration/", DECLARATION), ("detail/engine/", ENGINE)):
+        if name.startswith(folder):
+            return tier
     if name.startswith("detail/"):
         return FOUNDATION
     if name.startswith("server/"):
-        return SERVING  # the envelope and the transports, on the API (elicit::server, server/asio/: elicit::server_asio)
-    for tier, names in ((VOCABULARY, VOCABULARY_HEADERS), (MODEL, MODEL_HEADERS),
-                        (DECLARATION, DECLARATION_HEADERS), (ENGINE, ENGINE_HEADERS)):
+        return SERVING  # the envelope and the transports, on the API (elicit::server, server/asio/, server/http/)
+    for tier, names in ((VOCABULARY, VOCABULARY_HEADERS), (DECLARATION, DECLARATION_HEADERS)):
         if name in names:
             return tier
     if "/" not in name or name.startswith(PUBLIC_FOLDERS):
         return API  # every other public header: the umbrella, and those of each domain's folder
-    return None
     return None
 
 
@@ -93,7 +86,7 @@ def header_problems(root):
             elif target > tier:
                 yield header, number, (f"<{included}>: a {NAMES[tier]} header includes no "
                                        f"{NAMES[target]} header")
-    for name in sorted(VOCABULARY_HEADERS | MODEL_HEADERS | DECLARATION_HEADERS | ENGINE_HEADERS):
+    for name in sorted(VOCABULARY_HEADERS | DECLARATION_HEADERS):
         if not (base / name).is_file():
             yield base / name, 0, f"{name}: listed in a tier, but there is no such header"
 
@@ -101,7 +94,7 @@ def header_problems(root):
 def generator_problems(root):
     for source in sorted((root / "generator").glob("*.[ch]pp")):
         for number, _, name in includes(source):
-            if name.startswith(("elicit/detail/", "elicit/impl/")):
+            if name.startswith("elicit/detail/"):
                 yield source, number, f"<{name}>: the generator uses the public API only"
 
 

@@ -48,11 +48,11 @@ class Mutation:
     ctest: str = ""  # a ctest -R regular expression, run in the copy's build
 
 
-KW = "include/elicit/impl/keywords.hpp"
+KW = "include/elicit/detail/model/keywords.hpp"
 STATE = "include/elicit/state/state.hpp"
 DECODE = "include/elicit/answer/decode.hpp"
-READ = "include/elicit/impl/read_value.hpp"
-REPLY = "include/elicit/impl/reply.hpp"
+READ = "include/elicit/detail/engine/read_value.hpp"
+REPLY = "include/elicit/detail/engine/reply.hpp"
 SCANNER = "include/elicit/detail/json_scanner.hpp"
 
 MUTATIONS = [
@@ -137,7 +137,7 @@ MUTATIONS = [
     Mutation(
         "credential_word_dropped",
         "a field named for a token is refused as a credential",
-        "include/elicit/impl/secrets.hpp",
+        "include/elicit/detail/engine/secrets.hpp",
         [('"secret",    "token",      "jwt",', '"secret",    "jwt",')],
         ["test_protocol"],
         ctest=r"^compile_fail\.secret_camel_case_wire_name$"),  # accessToken
@@ -164,14 +164,14 @@ MUTATIONS = [
     Mutation(
         "indexed_choice_not_checked",
         "a pick among many options is one of the wire values offered (found through the index)",
-        "include/elicit/impl/option_index.hpp",
+        "include/elicit/detail/model/option_index.hpp",
         [("      if (s.tag == tag && same_text(options_[s.position - 1].wire, wire)) return &options_[s.position - 1];",
           "      return &options_[s.position - 1];")],
         ["test_protocol", "test_form"]),
     Mutation(
         "choice_list_unbounded",
         "a message about a choice lists at most 10 options, then how many more",
-        "include/elicit/impl/reporter.hpp",
+        "include/elicit/detail/model/reporter.hpp",
         [("    const std::size_t shown = s.option_count < shown_options ? s.option_count : shown_options;",
           "    const std::size_t shown = s.option_count;")],
         ["test_protocol"]),

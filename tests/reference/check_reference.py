@@ -3,7 +3,7 @@
 
 The public names are read from the sources: every name declared directly in `namespace elicit`
 of a public header (include/elicit/*.hpp and every header of the domain folders form/, answer/,
-protocol/, state/, asio/, redis/ and server/; not detail/ or impl/, not a nested `namespace
+protocol/, state/, asio/, redis/ and server/; not detail/, not a nested `namespace
 detail`): classes, structs, enums, aliases, concepts, functions, variables. docs/reference.md has
 a section per header, headed `## <elicit/FOLDER/NAME.hpp>`, and in it a table row per name,
 "| `elicit::name` | what it is |". The test fails on a public name the page does not list, on

@@ -10,6 +10,7 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
@@ -239,4 +240,38 @@ TEST_CASE("http_server: listening on a port in use throws, saying where") {
   } catch (const std::runtime_error& e) {
     CHECK(std::string(e.what()).find("cannot listen on 127.0.0.1:") != std::string::npos);
   }
+}
+
+TEST_CASE("http_server: a session request whose _meta names 2026-07-28 is refused, not run as a round unchecked") {
+  // Review finding: the transport took the header's 2025 era, the dispatcher the _meta's 2026 one,
+  // so the round ran with none of 2026-07-28's header checks (Mcp-Method, Mcp-Name) and its
+  // errors got 200.
+  served s;
+  running r(s.server);
+  client c(r.http.port());
+  auto opened =
+      c.post({{"jsonrpc", "2.0"},
+              {"id", 1},
+              {"method", "initialize"},
+              {"params", {{"protocolVersion", "2025-11-25"}, {"capabilities", {{"elicitation", json::object()}}}}}});
+  const std::string session(opened["Mcp-Session-Id"]);
+  auto mixed = c.post(call_2026("reserve"), {{"Mcp-Session-Id", session}, {"MCP-Protocol-Version", "2025-11-25"}});
+  CHECK(mixed.result_int() == 400);
+  CHECK(json::parse(mixed.body())["error"]["code"] == -32020);
+}
+
+TEST_CASE("http_server: an HTTP version other than 1.0 and 1.1 is refused, and answered in HTTP/1.1") {
+  served s;
+  running r(s.server);
+  client c(r.http.port());
+  const std::string raw =
+      "POST /mcp HTTP/2.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+      "Content-Length: 2\r\n\r\n{}";
+  boost::asio::write(c.stream.socket(), boost::asio::buffer(raw));
+  http::response<http::string_body> res;
+  boost::beast::error_code ec;
+  http::read(c.stream, c.buffer, res, ec);
+  CHECK((res.result_int() == 400 || res.result_int() == 505));  // Beast's parser, or the header check
+  CHECK(res.body().find("version") != std::string::npos);
+  CHECK(res.version() == 11);
 }

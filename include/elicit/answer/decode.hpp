@@ -14,9 +14,9 @@
 #pragma once
 
 #include <elicit/answer/answer.hpp>
+#include <elicit/detail/engine/decode.hpp>
 #include <elicit/form/limits.hpp>
 #include <elicit/form/schema.hpp>
-#include <elicit/impl/decode.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -47,7 +47,7 @@ template <class Form>
 }
 
 // Decodes an ElicitResult from its JSON text, within options.max_bytes and options.max_depth.
-// The text is read straight into the form's fields (impl/reply.hpp, detail/json_scanner.hpp),
+// The text is read straight into the form's fields (detail/engine/reply.hpp, detail/json_scanner.hpp),
 // without building a document; the answer is judged exactly as decode(nlohmann::json::parse(text)).
 // Throws only std::bad_alloc.
 template <class Form>

@@ -1,6 +1,6 @@
 // Reading JSON text without building a document: a scanner over the bytes of one text that
 // reads what its caller asks for (a string, a scalar, a list of scalars) and steps over the rest,
-// checking all of it as JSON. decode(text) drives it (impl/reply.hpp) to read an answer into a
+// checking all of it as JSON. decode(text) drives it (detail/engine/reply.hpp) to read an answer into a
 // slot per field: an answer is small and flat, and building a document to read three fields of
 // it costs several times reading them.
 //

@@ -2,16 +2,16 @@
 //
 //   elicit::field<int, elicit::title<"Age">, elicit::range<18, 130>> age;
 //
-// Each annotation fills part of the field's description (impl/field_spec.hpp) through its
+// Each annotation fills part of the field's description (detail/model/field_spec.hpp) through its
 // `apply`; `slots` says which keywords it sets, so that setting one twice is caught, and
 // `fits` says which field types it belongs on. The rules that reject a wrong use live in
-// impl/rules.hpp, beside one message each.
+// detail/engine/rules.hpp, beside one message each.
 #pragma once
 
 #include <elicit/detail/enum_reflection.hpp>
 #include <elicit/detail/fixed_string.hpp>
+#include <elicit/detail/model/field_spec.hpp>
 #include <elicit/detail/number.hpp>
-#include <elicit/impl/field_spec.hpp>
 
 #include <array>
 #include <cstddef>
@@ -203,7 +203,7 @@ template <class A>
 inline constexpr bool is_annotation = std::is_base_of_v<detail::annotation_base, A>;
 
 namespace detail {
-// Applies what the annotations say; anything else in the list is left to impl/rules.hpp,
+// Applies what the annotations say; anything else in the list is left to detail/engine/rules.hpp,
 // which rejects it with a message instead of a cascade of errors from here.
 template <class A>
 constexpr void apply_annotation(field_spec& s) noexcept {

@@ -9,9 +9,9 @@
 //   s.age = 42;
 #pragma once
 
+#include <elicit/detail/declaration/field_parts.hpp>
 #include <elicit/detail/maybe_value.hpp>
 #include <elicit/form/annotations.hpp>
-#include <elicit/impl/field_parts.hpp>
 
 #include <optional>
 #include <string>

@@ -1,18 +1,18 @@
 // The fields of a form, as a program reads them: name, type, annotations, choices, default.
-// The same description the schema writer and the decoder read (impl/field_spec.hpp), behind a
+// The same description the schema writer and the decoder read (detail/model/field_spec.hpp), behind a
 // read-only view; the generator's catalogue, form<F> and the docs read it from here.
 //
 //   for (const elicit::field_info& f : elicit::fields<Address>())
 //     std::cout << f.name() << ": " << f.constraints() << "\n";   // "postcode: at least 5 characters; ..."
 #pragma once
 
+#include <elicit/detail/engine/describe.hpp>
+#include <elicit/detail/engine/read_value.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/keywords.hpp>
 #include <elicit/form/value_type.hpp>
-#include <elicit/impl/describe.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/keywords.hpp>
-#include <elicit/impl/read_value.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -9,32 +9,31 @@
 //   send(elicit::form_params(f, "Book a table"));
 //   elicit::response<Booking> r = f.decode(reply_text);   // "s-1000" or a party of 7 is refused
 //
-// A field is named by a pointer to its member or by its property key. Every refinement is
-// checked when it is made, by the same rules the decoder applies; one that the field cannot
-// take throws form_error, naming the field, and leaves the form as it was. A form that is not
-// refined writes exactly elicit::schema_json<F>.
+// A field is named by its member pointer or property key. Every refinement is checked when made,
+// by the decoder's rules; one the field cannot take throws form_error, naming the field, and
+// leaves the form as it was. An unrefined form writes exactly elicit::schema_json<F>.
 #pragma once
 
 #include <elicit/answer/decode.hpp>
 #include <elicit/answer/violation.hpp>
 #include <elicit/detail/dependent.hpp>
+#include <elicit/detail/engine/describe.hpp>
+#include <elicit/detail/engine/read_value.hpp>
+#include <elicit/detail/engine/refinements.hpp>
+#include <elicit/detail/engine/rules.hpp>
+#include <elicit/detail/engine/write_value.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/json_pointer.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/keywords.hpp>
+#include <elicit/detail/model/option_index.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/string_sink.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/form/choice.hpp>
 #include <elicit/form/field_info.hpp>
 #include <elicit/form/schema.hpp>
-#include <elicit/impl/describe.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/keywords.hpp>
-#include <elicit/impl/option_index.hpp>
-#include <elicit/impl/read_value.hpp>
-#include <elicit/impl/refinements.hpp>
-#include <elicit/impl/rules.hpp>
-#include <elicit/impl/write_value.hpp>
 
 #include <boost/pfr.hpp>
 #include <nlohmann/json.hpp>
@@ -143,7 +142,13 @@ class form {
   // with a default is not required: a client that leaves it out sends the default.
   template <class V>
   form& default_value(field_ref f, const V& value) {
-    return refine(f, [&](detail::field_spec& s, detail::refinements& r) { r.default_value = json_of(s, value); });
+    return refine(f, [&](detail::field_spec& s, detail::refinements& r) {
+      try {
+        r.default_value = detail::default_json(s, value);
+      } catch (const std::invalid_argument& e) {  // an enumerator the field does not offer
+        fail(s, e.what());
+      }
+    });
   }
   form& default_value(field_ref f, const char* value) { return default_value(f, std::string(value)); }
 
@@ -212,13 +217,11 @@ class form {
   }
   template <class N>
   form& minimum(field_ref f, N value) {
-    return refine(f,
-                  [&](detail::field_spec& s, detail::refinements&) { narrow_bound(s, detail::number(value), true); });
+    return narrow(f, [&](detail::field_spec& s) { return detail::narrowed_bound(s, detail::number(value), true); });
   }
   template <class N>
   form& maximum(field_ref f, N value) {
-    return refine(f,
-                  [&](detail::field_spec& s, detail::refinements&) { narrow_bound(s, detail::number(value), false); });
+    return narrow(f, [&](detail::field_spec& s) { return detail::narrowed_bound(s, detail::number(value), false); });
   }
 
   // Narrows `minLength` and `maxLength` (code points) of a text field; never widens them.
@@ -226,12 +229,10 @@ class form {
     return all_or_nothing([&] { min_length(f, min).max_length(f, max); });
   }
   form& min_length(field_ref f, std::size_t n) {
-    return refine(
-        f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.min_length, n, true, text_fields); });
+    return narrow(f, [&](detail::field_spec& s) { return detail::narrowed_length(s, s.min_length, n, true); });
   }
   form& max_length(field_ref f, std::size_t n) {
-    return refine(
-        f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.max_length, n, false, text_fields); });
+    return narrow(f, [&](detail::field_spec& s) { return detail::narrowed_length(s, s.max_length, n, false); });
   }
 
   // Narrows `minItems` and `maxItems` of a multi-select; never widens them.
@@ -239,12 +240,10 @@ class form {
     return all_or_nothing([&] { min_items(f, min).max_items(f, max); });
   }
   form& min_items(field_ref f, std::size_t n) {
-    return refine(
-        f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.min_items, n, true, list_fields); });
+    return narrow(f, [&](detail::field_spec& s) { return detail::narrowed_items(s, s.min_items, n, true); });
   }
   form& max_items(field_ref f, std::size_t n) {
-    return refine(
-        f, [&](detail::field_spec& s, detail::refinements&) { narrow_count(s, s.max_items, n, false, list_fields); });
+    return narrow(f, [&](detail::field_spec& s) { return detail::narrowed_items(s, s.max_items, n, false); });
   }
 
   // ---- Reading ----
@@ -301,7 +300,6 @@ class form {
     std::array<detail::field_spec, count> specs = detail::form_spec<Form>;
     std::array<detail::refinements, count> refined{};
   };
-  static constexpr unsigned text_fields = 1, list_fields = 2;
 
   template <class M>
   static std::size_t index_of(M Form::*member) {
@@ -325,12 +323,6 @@ class form {
   [[noreturn]] static void fail(const detail::field_spec& s, std::string_view why) {
     throw form_error(detail::message("elicit::form: field \"", s.wire, "\": ", why));
   }
-  // A keyword the field does not take (the rule annotations meet at compile time).
-  static void check_fits(const detail::field_spec& s, unsigned fits, unsigned slots) {
-    const detail::problem p = detail::misfit_problem(fits, slots, detail::fit_of(s.type, s.fmt));
-    if (p != detail::problem::none) fail(s, detail::rule_message(p));
-  }
-
   // Applies `change` to one field, then checks the field whole; a refused change is undone.
   template <class Change>
   form& refine(field_ref f, Change&& change) {
@@ -366,49 +358,13 @@ class form {
     return *this;
   }
 
-  static void narrow_bound(detail::field_spec& s, detail::number n, bool lower) {
-    check_fits(s, detail::fits_numbers, lower ? detail::slot_minimum : detail::slot_maximum);
-    if (!n.is_finite()) fail(s, detail::rule_message(detail::problem::bound_not_finite));
-    if (s.type == value_type::integer && !n.is_whole()) fail(s, "an integer field's bound must be a whole number");
-    const std::optional<detail::number>& lo = s.minimum;
-    const std::optional<detail::number>& hi = s.maximum;
-    if (lower && lo && detail::compare(n, *lo) < 0)
-      fail(s, detail::message("a minimum of ", n, " would widen the form's own minimum of ", *lo));
-    if (!lower && hi && detail::compare(n, *hi) > 0)
-      fail(s, detail::message("a maximum of ", n, " would widen the form's own maximum of ", *hi));
-    if (lower && hi && detail::compare(n, *hi) > 0)
-      fail(s, detail::rule_message(detail::problem::min_above_max, detail::message("minimum ", n, ", maximum ", *hi)));
-    if (!lower && lo && detail::compare(n, *lo) < 0)
-      fail(s, detail::rule_message(detail::problem::min_above_max, detail::message("minimum ", *lo, ", maximum ", n)));
-    (lower ? s.minimum : s.maximum) = n;
-  }
-
-  static void narrow_count(detail::field_spec& s, detail::bound<std::size_t>& bound, std::size_t n, bool lower,
-                           unsigned kind) {
-    if (kind == text_fields)
-      check_fits(s, detail::fits_strings, lower ? detail::slot_min_length : detail::slot_max_length);
-    if (kind == list_fields)
-      check_fits(s, detail::fits_arrays, lower ? detail::slot_min_items : detail::slot_max_items);
-    if (bound && (lower ? n < *bound : n > *bound))
-      fail(s, detail::message("a ", lower ? "minimum" : "maximum", " of ", n, " would widen the form's own ", *bound));
-    bound = n;
-  }
-
-  template <class V>
-  static nlohmann::json json_of(const detail::field_spec& s, const V& value) {
-    if constexpr (detail::is_optional<V>::value) {
-      return value ? json_of(s, *value) : nlohmann::json();
-    } else if constexpr (std::is_same_v<V, std::nullopt_t>) {
-      return nlohmann::json();
-    } else if constexpr (std::is_convertible_v<const V&, std::string_view> && !std::is_same_v<V, std::string>) {
-      return std::string(std::string_view(value));
-    } else {
-      try {
-        return nlohmann::json(detail::write_value(s, value));
-      } catch (const std::invalid_argument& e) {  // an enumerator the field does not offer
-        fail(s, e.what());
-      }
-    }
+  // A narrowing made by `rule` (detail/engine/refinements.hpp: it says why it cannot be made, or ""),
+  // or form_error saying why.
+  template <class Rule>
+  form& narrow(field_ref f, Rule rule) {
+    return refine(f, [&](detail::field_spec& s, detail::refinements&) {
+      if (std::string why = rule(s); !why.empty()) fail(s, why);
+    });
   }
 
   void require_choices() const {

@@ -16,7 +16,7 @@
 #include <elicit/answer/violation.hpp>
 #include <elicit/detail/json_builder.hpp>
 #include <elicit/detail/maybe_value.hpp>
-#include <elicit/impl/limits.hpp>
+#include <elicit/detail/model/limits.hpp>
 
 #include <nlohmann/json.hpp>
 

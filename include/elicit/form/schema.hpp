@@ -5,11 +5,11 @@
 //   nlohmann::ordered_json s = elicit::schema<Contact>();
 #pragma once
 
+#include <elicit/detail/engine/describe.hpp>
+#include <elicit/detail/engine/rules.hpp>
+#include <elicit/detail/engine/secrets.hpp>
 #include <elicit/detail/json_text.hpp>
-#include <elicit/impl/describe.hpp>
-#include <elicit/impl/keywords.hpp>
-#include <elicit/impl/rules.hpp>
-#include <elicit/impl/secrets.hpp>
+#include <elicit/detail/model/keywords.hpp>
 
 #include <nlohmann/json.hpp>
 

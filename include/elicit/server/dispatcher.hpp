@@ -99,8 +99,9 @@ class pushed_call {
         token_(std::move(token)),
         log_(std::move(log)) {}
 
-  // The id of the tools/call or prompts/get.
+  // The id of the tools/call or prompts/get, and which of the two it is.
   [[nodiscard]] const nlohmann::json& id() const noexcept { return id_; }
+  [[nodiscard]] const std::string& method() const noexcept { return method_; }
   // The call's progressToken, when it gave one (for notifications/progress while it waits).
   [[nodiscard]] const std::optional<nlohmann::json>& progress_token() const noexcept { return token_; }
 

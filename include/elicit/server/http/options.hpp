@@ -36,10 +36,10 @@ struct http_options {
   // What JSON text a request may carry: longer or deeper text is refused with a parse error
   // (-32700) before any value of it is built.
   json_limits limits{.max_bytes = std::size_t{4} * 1024 * 1024, .max_depth = 64};
-  // Open connections, in all (beyond: closed at once). 0: as many as the process's open-file
-  // limit allows (raised first to its hard limit), less a reserve for other files; a number
-  // above that is lowered to it, and the log says so.
-  std::size_t max_connections = 0;
+  // Open connections, in all (beyond: closed at once). Lowered to what the process's open-file
+  // limit allows (raised first to its hard limit), less a reserve for other files, and the log
+  // says so; 0: as many as that limit allows.
+  std::size_t max_connections = 32768;
   // Open connections of one client (a trusted proxy's are not counted): one address held every
   // descriptor with idle keep-alive connections. 0: max_connections / 8.
   std::size_t max_connections_per_client = 0;
@@ -77,7 +77,8 @@ struct http_options {
   std::function<std::string(const boost::beast::http::fields&)> principal;
   // Where 2026-07-28 requests are answered when a tool's work blocks (a replay store on Redis, a
   // database): an executor of a pool kept for blocking work, so that no I/O thread waits. Empty:
-  // on the connection's own thread.
+  // on the connection's own thread. Stop and join the pool after run() returns and before the
+  // http_server is destroyed: work still running there refers to the server.
   std::optional<boost::asio::any_io_executor> blocking;
   // Where the transport writes what it refuses and why a call ended (one line each, without a
   // newline). Null: stderr, each line prefixed with the server's name.

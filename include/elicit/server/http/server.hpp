@@ -122,7 +122,7 @@ inline boost::asio::awaitable<void> accept_all(shared_state& state, boost::asio:
 class http_server {
  public:
   // Listens on 127.0.0.1:options.port (a free port when 0). `server` must outlive this object.
-  // Holds at most the connections the open-file limit allows (options.max_connections).
+  // Lowers options.max_connections to what the open-file limit allows, saying so in the log.
   // Throws std::runtime_error when it cannot listen there.
   http_server(const dispatcher& server, http_options options = {})
       : state_(std::make_unique<detail::http::shared_state>(server, fitted(std::move(options)))),

@@ -44,8 +44,8 @@ inline boost::asio::awaitable<boost::beast::error_code> write_event(stream_type&
   stream.expires_after(timeout);
   boost::beast::error_code ec;
   if (how == framing::chunked) {
-    std::tie(ec, std::ignore) =
-        co_await boost::asio::async_write(stream, bhttp::make_chunk(boost::asio::buffer(event)), no_throw);
+    const auto chunk = bhttp::make_chunk(boost::asio::buffer(event));  // named: see request_reader.hpp
+    std::tie(ec, std::ignore) = co_await boost::asio::async_write(stream, chunk, no_throw);
   } else {
     std::tie(ec, std::ignore) = co_await boost::asio::async_write(stream, boost::asio::buffer(event), no_throw);
   }
@@ -121,6 +121,12 @@ class call_stream {
     auto send = [this](nlohmann::ordered_json params) { return ask(std::move(params)); };
     try {
       while (!call.done()) {
+        // A cancelled coroutine awaits nothing more (Asio would throw operation_aborted at the
+        // await): a cancellation that came between two questions stops the call here.
+        if ((co_await boost::asio::this_coro::cancellation_state).cancelled() != boost::asio::cancellation_type::none) {
+          call.stop(stop_reason::cancelled);
+          break;
+        }
         nlohmann::ordered_json params;
         try {
           params = call.params();
@@ -129,8 +135,8 @@ class call_stream {
         }
         auto reply = co_await await_reply(send, std::move(params), options.answer_timeout, keep.get());
         if (const auto* why = std::get_if<stop_reason>(&reply)) {
-          // A cancelled coroutine awaits nothing more (Asio would throw operation_aborted at it).
-          if (*why == stop_reason::timed_out) co_await withdraw(*why);
+          if (*why == stop_reason::timed_out && !cancelled_now(co_await boost::asio::this_coro::cancellation_state))
+            co_await withdraw(*why);
           asking_ = 0;
           call.stop(*why);
         } else {
@@ -138,17 +144,25 @@ class call_stream {
         }
       }
     } catch (const call_cancelled& e) {
-      state_.options.log(message("tools/call ", shown(call.id().dump()), " ended without a response: ", e.what()));
+      state_.options.log(ended(call, e.what()));
       co_return std::nullopt;
     } catch (const rpc_error& e) {  // too many questions wait: the call fails with that
       co_return e.response(call.id());
     }
     if (call.cancelled()) {
-      state_.options.log(
-          message("tools/call ", shown(call.id().dump()), " ended without a response: the call was cancelled"));
+      state_.options.log(ended(call, "the call was cancelled"));
       co_return std::nullopt;
     }
     co_return call.response();
+  }
+
+  // Whether a write failed or was cut (the client gone, or a write cancelled half way): the
+  // stream is broken, nothing more is written on it, and its connection is closed.
+  [[nodiscard]] bool broken() const noexcept { return broken_; }
+
+  // The log line of a call that ended without a response.
+  static std::string ended(const pushed_call& call, std::string_view why) {
+    return message(call.method(), " ", shown(call.id().dump()), " ended without a response: ", why);
   }
 
  private:
@@ -204,11 +218,17 @@ class call_stream {
   }
 
   boost::asio::awaitable<bool> write(std::string event) {
+    if (broken_) co_return false;
     flight_->writing = true;
     const boost::beast::error_code written =
         co_await write_event(stream_, std::move(event), state_.options.write_timeout, how_);
     flight_->writing = false;
+    if (written) broken_ = true;
     co_return !written;
+  }
+
+  static bool cancelled_now(const boost::asio::cancellation_state& state) {
+    return state.cancelled() != boost::asio::cancellation_type::none;
   }
 
   shared_state& state_;
@@ -216,6 +236,7 @@ class call_stream {
   stream_type& stream_;
   framing how_;
   long long asking_ = 0;  // the id of the question the call waits for, 0: none
+  bool broken_ = false;
 };
 
 // Streams a pushed call on the connection: false when the connection cannot go on.
@@ -250,23 +271,40 @@ inline boost::asio::awaitable<bool> stream_call(shared_state& state, stream_type
   watch->room = buffer.max_size() - buffer.size();
   boost::asio::ip::tcp::socket& socket = stream.socket();
   watch_leave(state.sessions, flight, socket, watch);
-  call.start();  // the tool runs once the call is taken: a refused call never ran
+  // However the call ends (an exception included), its cancellation reaches no handler any more
+  // and the watch for the client's leave ends before the socket can go.
+  struct watch_end {
+    call_in_flight& flight;
+    watch_state& watch;
+    boost::asio::ip::tcp::socket& socket;
+    watch_end(call_in_flight& f, watch_state& w, boost::asio::ip::tcp::socket& s) : flight(f), watch(w), socket(s) {}
+    watch_end(const watch_end&) = delete;
+    watch_end& operator=(const watch_end&) = delete;
+    ~watch_end() {
+      flight.cancel.slot().clear();
+      flight.finished = true;
+      watch.ended = true;
+      boost::beast::error_code ignored;
+      socket.cancel(ignored);
+    }
+  };
   std::optional<nlohmann::ordered_json> response;
+  bool broken = false;
   {
+    const watch_end ending(*flight, *watch, socket);
+    call.start();  // the tool runs once the call is taken: a refused call never ran
+    const std::string method = call.method();
     call_stream streaming(state, flight, stream, how);
     auto running = streaming.run(std::move(call));
     auto token = boost::asio::bind_cancellation_slot(flight->cancel.slot(), boost::asio::use_awaitable);
     try {
       response = co_await boost::asio::co_spawn(executor, std::move(running), std::move(token));
     } catch (const std::exception& e) {  // the call's end, unforeseen: said, and no response
-      state.options.log(message("tools/call ", shown(call_id.dump()), " ended without a response: ", e.what()));
+      state.options.log(message(method, " ", shown(call_id.dump()), " ended without a response: ", e.what()));
     }
+    broken = streaming.broken();
   }
-  flight->cancel.slot().clear();  // nothing left to cancel: a late emit must reach no handler
-  flight->finished = true;
-  watch->ended = true;
-  boost::beast::error_code ignored;
-  socket.cancel(ignored);  // the watch for the client's leave
+  if (broken) co_return false;  // a write failed or was cut: the stream cannot go on
   if (watch->gone) co_return false;
   if (!watch->pipelined.empty())  // the next request's first bytes, read by the watch
     buffer.commit(

@@ -90,6 +90,8 @@ inline std::optional<response> refused_header(const bhttp::request_header<>& hea
     const auto range = head.equal_range(f);
     return std::distance(range.first, range.second);
   };
+  if (head.version() != 10 && head.version() != 11)  // what Beast parses of "HTTP/d.d", and this server speaks
+    return json_response(11, 505, transport_error(-32600, "HTTP Version Not Supported: this server speaks HTTP/1.1"));
   for (const auto f :
        {bhttp::field::host, bhttp::field::origin, bhttp::field::content_length, bhttp::field::content_type})
     if (count(f) > 1) return refusal(400, "Bad Request: more than one " + std::string(bhttp::to_string(f)) + " header");
@@ -197,7 +199,8 @@ inline boost::asio::awaitable<std::optional<request>> read_request(stream_type& 
     co_return std::nullopt;
   }
   const std::size_t header_fields = field_count(parser.get());
-  if (boost::beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {  // RFC 9110 10.1.1: any case
+  // RFC 9110 10.1.1: matched in any case, and ignored from an HTTP/1.0 client.
+  if (version >= 11 && boost::beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {
     bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, 11};
     if (auto [e, n] = co_await bhttp::async_write(stream, go_on, no_throw); e) co_return std::nullopt;
   }

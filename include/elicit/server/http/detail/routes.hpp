@@ -275,6 +275,13 @@ class routes {
  private:
   routed post_2025(const request& req, const nlohmann::json& message, const std::string& client) {
     const nlohmann::json id = message.value("id", nlohmann::json(nullptr));
+    // A session-era header with a 2026-07-28 _meta: one era, not two (the dispatcher reads _meta
+    // alone, and would run a round none of 2026-07-28's header rules checked).
+    if (era_of(params_of(message)) == era::v2026_07_28)
+      return reply(req, 400,
+                   error(id, -32020,
+                         "Header mismatch: the MCP-Protocol-Version header names a session version, _meta names " +
+                             std::string(version_of(era::v2026_07_28))));
     const std::string method = text_of(message, "method");
     if (method == "initialize" && message.contains("id")) return initialize(req, message, client);
     // A session speaks 2025-11-25, the version initialize answered: a request that names another

@@ -6,18 +6,18 @@
 
 #include <elicit/answer/violation.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/keywords.hpp>
+#include <elicit/detail/model/option_index.hpp>
+#include <elicit/detail/model/reporter.hpp>
+#include <elicit/detail/model/value_traits.hpp>
+#include <elicit/detail/model/value_view.hpp>
 #include <elicit/detail/number.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/text_policy.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/form/field.hpp>
 #include <elicit/form/formats.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/keywords.hpp>
-#include <elicit/impl/option_index.hpp>
-#include <elicit/impl/reporter.hpp>
-#include <elicit/impl/value_traits.hpp>
-#include <elicit/impl/value_view.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -10,6 +10,11 @@
 #pragma once
 
 #include <elicit/detail/message.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/keywords.hpp>
+#include <elicit/detail/model/option_index.hpp>
+#include <elicit/detail/model/reporter.hpp>
+#include <elicit/detail/model/value_view.hpp>
 #include <elicit/detail/number.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/text_policy.hpp>
@@ -18,11 +23,6 @@
 #include <elicit/form/enums.hpp>
 #include <elicit/form/formats.hpp>
 #include <elicit/form/value_as.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/keywords.hpp>
-#include <elicit/impl/option_index.hpp>
-#include <elicit/impl/reporter.hpp>
-#include <elicit/impl/value_view.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -14,7 +14,7 @@
 
 namespace elicit::detail {
 
-class option_index;  // impl/option_index.hpp
+class option_index;  // detail/model/option_index.hpp
 
 // Which keywords an annotation sets: two annotations that set the same one clash.
 enum slot : unsigned {

@@ -6,18 +6,18 @@
 // member, so that the compiler's "in instantiation of" line shows which field is wrong.
 #pragma once
 
+#include <elicit/detail/engine/describe.hpp>
 #include <elicit/detail/fixed_string.hpp>
 #include <elicit/detail/fnv1a.hpp>
 #include <elicit/detail/indices.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/value_traits.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/text_formats.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/form/annotations.hpp>
 #include <elicit/form/enums.hpp>
 #include <elicit/form/field.hpp>
-#include <elicit/impl/describe.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/value_traits.hpp>
 
 #include <array>
 #include <bit>

@@ -5,10 +5,10 @@
 // `db_password` and `accessToken` are credentials, and `token_count` or `password_hint` are not.
 #pragma once
 
+#include <elicit/detail/engine/describe.hpp>
+#include <elicit/detail/model/field_spec.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/text_formats.hpp>
-#include <elicit/impl/describe.hpp>
-#include <elicit/impl/field_spec.hpp>
 
 #include <array>
 #include <cstddef>

@@ -3,10 +3,10 @@
 
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/json_text.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/value_traits.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/form/field.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/value_traits.hpp>
 
 #include <array>
 #include <cstddef>

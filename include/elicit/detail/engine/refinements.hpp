@@ -1,30 +1,33 @@
 // What form<F> (form.hpp) keeps of a field's run-time refinements, and the checks they meet:
-// the rules of impl/rules.hpp applied to the refined description, and the decoder's reading of
+// the rules of detail/engine/rules.hpp applied to the refined description, and the decoder's reading of
 // a refined default.
 #pragma once
 
 #include <elicit/answer/violation.hpp>
+#include <elicit/detail/engine/describe.hpp>
+#include <elicit/detail/engine/read_value.hpp>
+#include <elicit/detail/engine/rules.hpp>
+#include <elicit/detail/engine/secrets.hpp>
+#include <elicit/detail/engine/write_value.hpp>
 #include <elicit/detail/indices.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/keywords.hpp>
+#include <elicit/detail/model/option_index.hpp>
+#include <elicit/detail/model/reporter.hpp>
+#include <elicit/detail/model/value_traits.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/form/choice.hpp>
-#include <elicit/impl/describe.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/keywords.hpp>
-#include <elicit/impl/option_index.hpp>
-#include <elicit/impl/read_value.hpp>
-#include <elicit/impl/reporter.hpp>
-#include <elicit/impl/rules.hpp>
-#include <elicit/impl/secrets.hpp>
-#include <elicit/impl/value_traits.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -148,7 +151,7 @@ inline void link(field_spec& s, const field_spec& base, refinements& r) {
 }
 
 // What is wrong with one field's refined description, or "": the rules its declaration met at
-// compile time (impl/rules.hpp, in the same words), applied to what was refined; then the
+// compile time (detail/engine/rules.hpp, in the same words), applied to what was refined; then the
 // default read by the decoder's own checks, as if a client had sent it (what an answer must
 // meet beyond a declaration: no hidden controls, a float's rounding).
 template <class Value>
@@ -195,5 +198,70 @@ inline constexpr bool form_askable = [] {
   if constexpr (!form_rules<Form>::ok) return false;
   else return no_secrets<Form>();
 }();
+
+// Which counted bound narrow_count narrows: a text field's length, or a multi-select's items.
+inline constexpr unsigned text_fields = 1, list_fields = 2;
+
+// A keyword the field does not take (the rule annotations meet at compile time): its problem, or "".
+inline std::string misfit(const field_spec& s, unsigned fits, unsigned slots) {
+  const problem p = misfit_problem(fits, slots, fit_of(s.type, s.fmt));
+  return p == problem::none ? std::string() : rule_message(p);
+}
+
+// form<F>::minimum/maximum: narrows a number field's bound to n, or says why it cannot (and
+// leaves it as it was): a bound it does not take, not finite, a fraction on an integer field, a
+// bound that would widen the form's own, or cross the other one. Throws only std::bad_alloc.
+inline std::string narrowed_bound(field_spec& s, number n, bool lower) {
+  if (std::string why = misfit(s, fits_numbers, lower ? slot_minimum : slot_maximum); !why.empty()) return why;
+  if (!n.is_finite()) return rule_message(problem::bound_not_finite);
+  if (s.type == value_type::integer && !n.is_whole()) return "an integer field's bound must be a whole number";
+  const std::optional<number>& lo = s.minimum;
+  const std::optional<number>& hi = s.maximum;
+  if (lower && lo && compare(n, *lo) < 0)
+    return message("a minimum of ", n, " would widen the form's own minimum of ", *lo);
+  if (!lower && hi && compare(n, *hi) > 0)
+    return message("a maximum of ", n, " would widen the form's own maximum of ", *hi);
+  if (lower && hi && compare(n, *hi) > 0)
+    return rule_message(problem::min_above_max, message("minimum ", n, ", maximum ", *hi));
+  if (!lower && lo && compare(n, *lo) < 0)
+    return rule_message(problem::min_above_max, message("minimum ", *lo, ", maximum ", n));
+  (lower ? s.minimum : s.maximum) = n;
+  return {};
+}
+
+// form<F>'s length and items: narrows a counted bound to n, or says why it cannot, as above.
+inline std::string narrowed_count(field_spec& s, bound<std::size_t>& counted, std::size_t n, bool lower,
+                                  unsigned kind) {
+  std::string why;
+  if (kind == text_fields) why = misfit(s, fits_strings, lower ? slot_min_length : slot_max_length);
+  if (kind == list_fields) why = misfit(s, fits_arrays, lower ? slot_min_items : slot_max_items);
+  if (!why.empty()) return why;
+  if (counted && (lower ? n < *counted : n > *counted))
+    return message("a ", lower ? "minimum" : "maximum", " of ", n, " would widen the form's own ", *counted);
+  counted = n;
+  return {};
+}
+inline std::string narrowed_length(field_spec& s, bound<std::size_t>& counted, std::size_t n, bool lower) {
+  return narrowed_count(s, counted, n, lower, text_fields);
+}
+inline std::string narrowed_items(field_spec& s, bound<std::size_t>& counted, std::size_t n, bool lower) {
+  return narrowed_count(s, counted, n, lower, list_fields);
+}
+
+// A default given to form<F>::default_value as JSON: the value written as the field writes it, a
+// text as it is (checked later as an answer would be), std::nullopt as null (no default). Throws
+// std::invalid_argument for an enumerator the field does not offer.
+template <class V>
+nlohmann::json default_json(const field_spec& s, const V& value) {
+  if constexpr (is_optional<V>::value) {
+    return value ? default_json(s, *value) : nlohmann::json();
+  } else if constexpr (std::is_same_v<V, std::nullopt_t>) {
+    return nlohmann::json();
+  } else if constexpr (std::is_convertible_v<const V&, std::string_view> && !std::is_same_v<V, std::string>) {
+    return std::string(std::string_view(value));
+  } else {
+    return nlohmann::json(write_value(s, value));
+  }
+}
 
 }  // namespace elicit::detail

@@ -3,8 +3,8 @@
 // as text).
 #pragma once
 
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/value_traits.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/value_traits.hpp>
 
 #include <nlohmann/json.hpp>
 

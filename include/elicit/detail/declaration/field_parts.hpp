@@ -4,9 +4,9 @@
 #pragma once
 
 #include <elicit/detail/maybe_value.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/value_traits.hpp>
 #include <elicit/form/annotations.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/value_traits.hpp>
 
 #include <optional>
 #include <type_traits>

@@ -14,9 +14,9 @@
 
 #include <elicit/detail/dependent.hpp>
 #include <elicit/detail/json_scanner.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/value_view.hpp>
 #include <elicit/detail/same_text.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/value_view.hpp>
 
 #include <nlohmann/json.hpp>
 

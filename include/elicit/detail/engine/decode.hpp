@@ -6,17 +6,17 @@
 #include <elicit/answer/answer.hpp>
 #include <elicit/answer/messages.hpp>
 #include <elicit/answer/violation.hpp>
+#include <elicit/detail/engine/describe.hpp>
+#include <elicit/detail/engine/read_value.hpp>
+#include <elicit/detail/engine/reply.hpp>
+#include <elicit/detail/engine/write_value.hpp>
 #include <elicit/detail/indices.hpp>
+#include <elicit/detail/model/limits.hpp>
+#include <elicit/detail/model/reporter.hpp>
 #include <elicit/detail/reflection.hpp>
 #include <elicit/detail/same_text.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/form/field.hpp>
-#include <elicit/impl/describe.hpp>
-#include <elicit/impl/limits.hpp>
-#include <elicit/impl/read_value.hpp>
-#include <elicit/impl/reply.hpp>
-#include <elicit/impl/reporter.hpp>
-#include <elicit/impl/write_value.hpp>
 
 #include <boost/pfr.hpp>
 #include <nlohmann/json.hpp>

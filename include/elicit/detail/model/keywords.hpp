@@ -7,10 +7,10 @@
 #include <elicit/answer/messages.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/detail/model/field_spec.hpp>
 #include <elicit/detail/number_text.hpp>
 #include <elicit/detail/same_text.hpp>
 #include <elicit/detail/text_formats.hpp>
-#include <elicit/impl/field_spec.hpp>
 
 #include <cstddef>
 #include <string>

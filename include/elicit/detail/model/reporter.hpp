@@ -8,11 +8,11 @@
 #include <elicit/detail/json_pointer.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
+#include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/keywords.hpp>
+#include <elicit/detail/model/value_view.hpp>
 #include <elicit/detail/number_text.hpp>
 #include <elicit/detail/utf8.hpp>
-#include <elicit/impl/field_spec.hpp>
-#include <elicit/impl/keywords.hpp>
-#include <elicit/impl/value_view.hpp>
 
 #include <cstddef>
 #include <cstdint>
