@@ -25,7 +25,7 @@
 // every instance, or this process's memory (ELICIT_REPLAY_CAPACITY states, 100000).
 #pragma once
 
-#include "progress_interval.hpp"
+#include "environment.hpp"
 
 #include <elicit/server/http/options.hpp>
 #include <elicit/state/key_file.hpp>
@@ -47,19 +47,6 @@
 #include <string_view>
 
 namespace samples {
-
-// The whole number in the environment variable `name`, from `low` to `high`, or `fallback` when
-// it is unset or empty. Throws std::invalid_argument for anything else.
-inline std::size_t number(const char* name, std::size_t fallback, std::size_t low, std::size_t high) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return fallback;
-  const std::string text = value;
-  if (text.size() > 8 || text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) < low ||
-      std::stoul(text) > high)
-    throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(low) + " to " +
-                                std::to_string(high));
-  return static_cast<std::size_t>(std::stoul(text));
-}
 
 // ELICIT_TRUSTED_PROXIES, each address as the transport compares it. Throws
 // std::invalid_argument for an item that is not an IP address.

@@ -16,4 +16,5 @@
 #include <elicit/form/schema.hpp>
 #include <elicit/form/single.hpp>
 #include <elicit/protocol/ask.hpp>
+#include <elicit/protocol/capabilities.hpp>
 #include <elicit/protocol/protocol.hpp>

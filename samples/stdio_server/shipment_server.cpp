@@ -8,7 +8,7 @@
 // for one client, and a state outlives neither. Each state opens once (the dispatcher's replay
 // store, in memory).
 #include "../book_shipment.hpp"
-#include "../progress_interval.hpp"
+#include "../environment.hpp"
 
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/stdio.hpp>

@@ -2,7 +2,7 @@
 // blocking one: the same tool, identity and options, for the SDK round trip (sdk.stdio_roundtrip_asio)
 // to hold the coroutine transport to everything it holds the sample to. A test fixture, not a sample.
 #include "../../samples/book_shipment.hpp"
-#include "../../samples/progress_interval.hpp"
+#include "../../samples/environment.hpp"
 
 #include <elicit/server/asio/stdio.hpp>
 #include <elicit/state/state.hpp>

@@ -14,17 +14,13 @@
 #include <elicit/answer/messages.hpp>
 #include <elicit/detail/buffer_sink.hpp>
 #include <elicit/detail/json_escape.hpp>
-#include <elicit/detail/utf8.hpp>
+#include <elicit/detail/violation_storage.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
 #include <iterator>
-#include <memory>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,9 +28,11 @@
 
 namespace elicit {
 
+class violation_list;
 namespace detail {
-class violation_sink;
-}
+// A sink that writes one violation into `list`, which is not full (reporter.hpp).
+violation_sink sink_into(violation_list& list);
+}  // namespace detail
 
 // A violation that owns its text.
 struct violation {
@@ -79,12 +77,6 @@ struct violation_view {
 // form of long names and titles, costs a bounded list and a bounded error, not a million
 // messages.
 class violation_list {
-  // Where one violation's text lies in the list's text: pointer, keyword, message and params,
-  // one after another.
-  struct entry {
-    std::size_t pointer, keyword, message, params, end;
-  };
-
  public:
   using value_type = violation_view;
 
@@ -136,11 +128,11 @@ class violation_list {
   // that it is at most twice the list's cost and 128 bytes more). A list costs at most
   // max_text, the summary included (room is kept for it). A violation that would pass the
   // bound is counted, not listed, and the list is then full.
-  static constexpr std::size_t max_text = std::size_t{31} * 1024;
-  static constexpr std::size_t per_violation_json = 28;
+  static constexpr std::size_t max_text = detail::violation_storage::max_text;
+  static constexpr std::size_t per_violation_json = detail::violation_storage::per_violation_json;
   // A message is cut past this many bytes (at a whole code point, then "..."): what a title or
   // an option of any length can add to one violation. elicit's own parts stay well within it.
-  static constexpr std::size_t max_message = 2048;
+  static constexpr std::size_t max_message = detail::violation_storage::max_message;
 
   violation_list() = default;
   // `expected`: how many an invalid answer is likely to break (decoding gives the form's field
@@ -153,21 +145,7 @@ class violation_list {
   explicit violation_list(const std::vector<violation>& items) {
     for (const violation& v : items) push_back(v);
   }
-  violation_list(const violation_list& other)
-      : limit_(other.limit_),
-        expected_(other.expected_),
-        words_(other.words_),
-        total_(other.total_),
-        cost_(other.cost_),
-        summarized_(other.summarized_),
-        spent_(other.spent_) {
-    if (other.count_ == 0) return;
-    make_block(other.count_, other.text_size_);
-    std::memcpy(block_.get(), other.block_.get(), other.count_ * sizeof(entry));
-    std::memcpy(text(), other.text(), other.text_size_);
-    count_ = other.count_;
-    text_size_ = other.text_size_;
-  }
+  violation_list(const violation_list&) = default;
   violation_list(violation_list&& other) noexcept { swap(other); }
   violation_list& operator=(violation_list other) noexcept {
     swap(other);
@@ -176,22 +154,22 @@ class violation_list {
   ~violation_list() = default;
 
   [[nodiscard]] const_iterator begin() const noexcept { return {this, 0}; }
-  [[nodiscard]] const_iterator end() const noexcept { return {this, static_cast<std::ptrdiff_t>(count_)}; }
+  [[nodiscard]] const_iterator end() const noexcept { return {this, static_cast<std::ptrdiff_t>(size())}; }
   // How many are listed (with the summary, when there is one).
-  [[nodiscard]] std::size_t size() const noexcept { return count_; }
-  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+  [[nodiscard]] std::size_t size() const noexcept { return store_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return size() == 0; }
   // How many were reported, listed or not (the summary not counted).
-  [[nodiscard]] std::size_t total() const noexcept { return total_; }
+  [[nodiscard]] std::size_t total() const noexcept { return store_.total(); }
   // True when the next one reported will be counted but not kept.
-  [[nodiscard]] bool full() const noexcept { return spent_ || listed() >= limit_; }
+  [[nodiscard]] bool full() const noexcept { return store_.spent() || listed() >= limit_; }
   // What the listed violations cost against max_text (the summary included).
-  [[nodiscard]] std::size_t cost() const noexcept { return cost_; }
+  [[nodiscard]] std::size_t cost() const noexcept { return store_.cost(); }
   // The catalogue its messages are written in, and a re-ask's header (ask.hpp).
   // Throws only std::bad_alloc (the English catalogue is made at its first use).
   [[nodiscard]] const messages& words() const { return detail::words_or_english(words_); }
   // The i-th; throws std::out_of_range past the end. A view: valid while the list lives unchanged.
   [[nodiscard]] violation_view operator[](std::size_t i) const& {
-    if (i >= count_) throw std::out_of_range("elicit::violation_list: no violation at this index");
+    if (i >= size()) throw std::out_of_range("elicit::violation_list: no violation at this index");
     return view(static_cast<std::ptrdiff_t>(i));
   }
   // Of a list about to go (decode(text).violations()[0]): a copy that owns its text, so that
@@ -204,7 +182,7 @@ class violation_list {
   // to the violation it takes, so list.push_back(list[0]) copies before the list can grow.
   void push_back(const violation& v);
   // Counts one violation beyond the limit without building it.
-  void omit() noexcept { ++total_; }
+  void omit() noexcept { store_.count_unlisted(); }
   // Adds, once, the violation that says how many were not listed (keyword "maxViolations").
   void summarize();
 
@@ -213,209 +191,37 @@ class violation_list {
   }
 
  private:
-  friend class detail::violation_sink;
+  friend detail::violation_sink detail::sink_into(violation_list& list);
 
-  [[nodiscard]] std::size_t listed() const noexcept { return count_ - (summarized_ ? 1 : 0); }
-  [[nodiscard]] const entry* entries() const noexcept {
-    return std::launder(reinterpret_cast<const entry*>(block_.get()));
-  }
-  [[nodiscard]] char* text() const noexcept {
-    return reinterpret_cast<char*>(block_.get() + entry_room_ * sizeof(entry));
-  }
+  [[nodiscard]] std::size_t listed() const noexcept { return size() - (summarized_ ? 1 : 0); }
   [[nodiscard]] violation_view view(std::ptrdiff_t i) const {
-    const entry& e = entries()[i];
-    const std::string_view all(text(), text_size_);
-    return violation_view(all.substr(e.pointer, e.keyword - e.pointer), all.substr(e.keyword, e.message - e.keyword),
-                          all.substr(e.message, e.params - e.message), all.substr(e.params, e.end - e.params));
+    const detail::violation_parts p = store_.parts(static_cast<std::size_t>(i));
+    return violation_view(p.pointer, p.keyword, p.message, p.params);
   }
-  // A block of room for `entries` entries and then `text` bytes, what there is copied into it
-  // (memcpy makes the trivially copyable entries exist in the new block). Throws
-  // std::length_error past what a size_t can count.
-  void make_block(std::size_t entries, std::size_t text_bytes) {
-    constexpr std::size_t most = static_cast<std::size_t>(-1);
-    if (entries > most / 4 / sizeof(entry) || text_bytes > most / 4)
-      throw std::length_error("elicit::violation_list: too many violations");
-    std::unique_ptr<std::byte[]> block(new std::byte[entries * sizeof(entry) + text_bytes]);
-    if (count_ != 0) std::memcpy(block.get(), block_.get(), count_ * sizeof(entry));
-    if (text_size_ != 0)
-      std::memcpy(reinterpret_cast<char*>(block.get() + entries * sizeof(entry)), text(), text_size_);
-    block_ = std::move(block);
-    entry_room_ = entries;
-    text_room_ = text_bytes;
-  }
-  // Room for one more entry: at the first, for as many as expected (+ 1: the summary), with
-  // about 96 bytes of text each (a pointer, a keyword, a sentence); then twice as many.
-  void room_for_entry() {
-    if (count_ < entry_room_) return;
-    if (entry_room_ == 0) {
-      const std::size_t room = std::min({expected_, limit_, std::size_t{256}}) + 1;  // more, as they come
-      return make_block(room, room * 96);
-    }
-    make_block(2 * entry_room_, text_room_);
-  }
-  void room_for_text(std::size_t more) {
-    if (more > text_room_ - text_size_) make_block(entry_room_, 2 * (text_size_ + more));
-  }
+  // At the first violation, room for as many as expected (+ 1: the summary); more as they come.
+  [[nodiscard]] std::size_t first_room() const noexcept { return std::min({expected_, limit_, std::size_t{256}}) + 1; }
   void swap(violation_list& other) noexcept {
-    std::swap(block_, other.block_);
-    std::swap(count_, other.count_);
-    std::swap(entry_room_, other.entry_room_);
-    std::swap(text_size_, other.text_size_);
-    std::swap(text_room_, other.text_room_);
+    store_.swap(other.store_);
     std::swap(limit_, other.limit_);
     std::swap(expected_, other.expected_);
     std::swap(words_, other.words_);
-    std::swap(total_, other.total_);
-    std::swap(cost_, other.cost_);
     std::swap(summarized_, other.summarized_);
-    std::swap(spent_, other.spent_);
   }
 
-  // One block: room for entry_room_ entries, then for text_room_ bytes of text. Made at the
-  // first violation (a valid answer allocates nothing for its list), grown by copying.
-  std::unique_ptr<std::byte[]> block_;
-  std::size_t count_ = 0;
-  std::size_t entry_room_ = 0;
-  std::size_t text_size_ = 0;
-  std::size_t text_room_ = 0;
+  detail::violation_storage store_;
   std::size_t limit_ = unlimited;
   std::size_t expected_ = 4;
   const messages* words_ = nullptr;
-  std::size_t total_ = 0;
-  std::size_t cost_ = 0;  // of the listed ones, against max_text
   bool summarized_ = false;
-  bool spent_ = false;  // one did not fit max_text: the rest are counted
 };
 
-namespace detail {
-
-// Writes one violation straight into a list's text, then lists it: the pointer's parts, end
-// of pointer, the keyword, end of keyword, the message's parts, end of message, the params'
-// parts (if any), done. What a detail::reporter
-// and push_back write through (a message sink, as detail/message.hpp's writers take). The
-// message stops at max_message bytes; done() lists the violation only when it fits the list's
-// max_text, and otherwise counts it.
-class violation_sink {
- public:
-  // For a list that is not full.
-  explicit violation_sink(violation_list& list) : list_(list) {
-    list_.room_for_entry();
-    start_ = list_.text_size_;
-    at_text();
-  }
-  violation_sink(const violation_sink&) = delete;  // it points into the list's text
-  violation_sink& operator=(const violation_sink&) = delete;
-  ~violation_sink() = default;
-
-  [[gnu::always_inline]] void put(char c) {
-    if (next_ == end_) return put_slow(std::string_view(&c, 1));
-    *next_++ = c;
-  }
-  [[gnu::always_inline]] void put(std::string_view t) {
-    if (t.size() > static_cast<std::size_t>(end_ - next_)) return put_slow(t);
-    copy_short(next_, t.data(), t.size());
-    next_ += t.size();
-  }
-
-  // The end of the pointer, then of the keyword.
-  void end_pointer() noexcept { keyword_ = written(); }
-  void end_keyword() noexcept {
-    message_ = written();
-    in_message_ = true;
-    end_ = room_end();
-  }
-  // The end of the message (done() ends it when nothing follows it).
-  void end_message() noexcept {
-    if (cut_) end_cut();
-    cut_ = false;
-    in_message_ = false;
-    params_ = written();
-    end_ = room_end();
-  }
-  // `summary`: the one that says how many were not listed, for which room is always kept.
-  void done(bool summary = false) {
-    if (in_message_) end_message();
-    list_.text_size_ = written();
-    const std::string_view all(text_ + start_, list_.text_size_ - start_);
-    const std::size_t cost = json_escaped_size(all) + violation_list::per_violation_json;
-    ++list_.total_;
-    if (!summary && list_.cost_ + cost > violation_list::max_text - summary_room) {
-      list_.text_size_ = start_;  // counted, not listed
-      list_.spent_ = true;
-      return;
-    }
-    list_.cost_ += cost;
-    void* const at = list_.block_.get() + list_.count_ * sizeof(violation_list::entry);
-    ::new (at) violation_list::entry{start_, keyword_, message_, params_, list_.text_size_};
-    ++list_.count_;
-  }
-
-  // What the summary may cost: "maxViolations", its message (at most summary_message_room as
-  // JSON, "18446744073709551615 more violations were not listed." in English) and the JSON
-  // around them.
-  static constexpr std::size_t summary_room = 128;
-  static constexpr std::size_t summary_message_room = summary_room - 13 - violation_list::per_violation_json;
-
- private:
-  [[nodiscard]] std::size_t written() const noexcept { return static_cast<std::size_t>(next_ - text_); }
-  // Where the room ends: the list's, or in the message, max_message bytes past its start.
-  [[nodiscard]] char* room_end() const noexcept {
-    std::size_t end = list_.text_room_;
-    if (in_message_) end = std::min(end, message_ + violation_list::max_message - 3);  // room for "..."
-    return text_ + end;
-  }
-  // The list's text begins past its entries' room: found once per block, kept here.
-  void at_text() noexcept {
-    text_ = list_.text();
-    next_ = text_ + list_.text_size_;
-    end_ = room_end();
-  }
-  // More than the room: the list's grows, or the message is cut at its cap.
-  void put_slow(std::string_view t) {
-    if (cut_) return;
-    std::size_t ellipsis = 0;
-    if (in_message_) {
-      const std::size_t left = message_ + violation_list::max_message - 3 - written();
-      if (t.size() > left) {
-        t = t.substr(0, left);
-        cut_ = true;
-        ellipsis = 3;
-      }
-    }
-    if (t.size() + ellipsis > static_cast<std::size_t>(text_ + list_.text_room_ - next_)) {
-      list_.text_size_ = written();
-      list_.room_for_text(t.size() + ellipsis);
-      at_text();
-    }
-    copy_short(next_, t.data(), t.size());
-    next_ += t.size();
-    if (cut_) end_ = next_;  // every later part comes here, and is dropped
-  }
-  // A cut message ends at a whole code point, then "..." (put_slow kept room for the three).
-  void end_cut() noexcept {
-    const char* const begin = text_ + message_;
-    char* lead = next_;
-    while (lead > begin && next_ - lead < 4 && (static_cast<unsigned char>(lead[-1]) & 0xC0) == 0x80) --lead;
-    if (lead > begin) --lead;  // the byte that begins the last code point
-    const auto first = static_cast<unsigned char>(*lead);
-    if (next_ > begin && first >= 0xC0 && lead + utf8_sequence_length(first) > next_) next_ = lead;
-    std::memcpy(next_, "...", 3);
-    next_ += 3;
-  }
-
-  violation_list& list_;
-  char* text_ = nullptr;
-  char* next_ = nullptr;
-  char* end_ = nullptr;
-  std::size_t start_ = 0, keyword_ = 0, message_ = 0, params_ = 0;
-  bool in_message_ = false;
-  bool cut_ = false;
-};
-}  // namespace detail
+inline detail::violation_sink detail::sink_into(violation_list& list) {
+  return detail::violation_sink(list.store_, list.first_room());
+}
 
 inline void violation_list::push_back(const violation& v) {
   if (full()) return omit();
-  detail::violation_sink out(*this);
+  detail::violation_sink out = detail::sink_into(*this);
   out.put(v.pointer);
   out.end_pointer();
   out.put(v.keyword);
@@ -427,23 +233,23 @@ inline void violation_list::push_back(const violation& v) {
 }
 
 inline void violation_list::summarize() {
-  if (summarized_ || total_ == listed()) return;
-  const std::size_t more = total_ - listed();
+  if (summarized_ || total() == listed()) return;
+  const std::size_t more = total() - listed();
   // In the catalogue's words when they fit the room kept for the summary, else in English.
   detail::scratch_sink said, english;
   words().write(said, detail::say<message_kind::more_violations>, more);
   std::string_view text = said.text();
-  if (detail::json_escaped_size(text) > detail::violation_sink::summary_message_room) {
+  if (detail::json_escaped_size(text) > detail::violation_storage::summary_message_room) {
     messages::english().write(english, detail::say<message_kind::more_violations>, more);
     text = english.text();
   }
-  detail::violation_sink out(*this);
+  detail::violation_sink out = detail::sink_into(*this);
   out.end_pointer();
   out.put("maxViolations");
   out.end_keyword();
   out.put(text);
   out.done(true);
-  --total_;  // the summary is listed, not counted
+  store_.uncount_summary();  // the summary is listed, not counted
   summarized_ = true;
 }
 

@@ -1,7 +1,7 @@
 // Messages: the parts are written one after another into a sink. message() writes into a
 // buffer on the stack, then copies the text once, at its exact size, into the std::string it
 // returns; a violation's message is written the same way straight into its list's text
-// (detail::violation_sink, violation.hpp). Nothing is built for a valid answer; an
+// (detail::violation_sink, detail/violation_storage.hpp). Nothing is built for a valid answer; an
 // invalid one builds a message per broken rule, and this keeps that cost close to what a
 // hand-written check pays for a plainer sentence.
 //

@@ -27,6 +27,7 @@
 #include <elicit/form/form.hpp>
 #include <elicit/form/limits.hpp>
 #include <elicit/form/schema.hpp>
+#include <elicit/protocol/capabilities.hpp>
 #include <elicit/protocol/errors.hpp>
 
 #include <fmt/format.h>
@@ -152,41 +153,6 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
   return {{"jsonrpc", "2.0"},
           {"method", "notifications/elicitation/complete"},
           {"params", {{"elicitationId", elicitation_id}}}};
-}
-
-// ---- Client capabilities ---------------------------------------------------------------------
-
-// Which elicitation modes a client declared. `"elicitation": {}` means form mode only.
-struct elicitation_modes {
-  bool form = false;
-  bool url = false;
-};
-
-// From a ClientCapabilities object: {"elicitation": {...}, ...}.
-[[nodiscard]] inline elicitation_modes modes_of(const nlohmann::json& capabilities) {
-  elicitation_modes m;
-  if (!capabilities.is_object()) return m;
-  const auto e = capabilities.find("elicitation");
-  if (e == capabilities.end() || !e->is_object()) return m;
-  m.form = e->contains("form") || (!e->contains("url"));  // {} alone is form mode
-  m.url = e->contains("url");
-  return m;
-}
-
-// 2025-11-25: from the params of the client's `initialize` request.
-[[nodiscard]] inline elicitation_modes modes_from_initialize(const nlohmann::json& initialize_params) {
-  if (!initialize_params.is_object() || !initialize_params.contains("capabilities")) return {};
-  return modes_of(initialize_params["capabilities"]);
-}
-
-// 2026-07-28: from the params of any request: _meta["io.modelcontextprotocol/clientCapabilities"].
-// Declared per request; nothing may be inferred from earlier requests.
-[[nodiscard]] inline elicitation_modes modes_from_request(const nlohmann::json& request_params) {
-  if (!request_params.is_object()) return {};
-  const auto meta = request_params.find("_meta");
-  if (meta == request_params.end() || !meta->is_object()) return {};
-  const auto caps = meta->find("io.modelcontextprotocol/clientCapabilities");
-  return caps == meta->end() ? elicitation_modes{} : modes_of(*caps);
 }
 
 // Thrown when a server would ask in a mode the client did not declare.

@@ -9,7 +9,7 @@
 #pragma once
 
 #include <elicit/protocol/era.hpp>
-#include <elicit/protocol/protocol.hpp>
+#include <elicit/protocol/capabilities.hpp>
 
 #include <nlohmann/json.hpp>
 

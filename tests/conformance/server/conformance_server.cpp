@@ -10,6 +10,7 @@
 #include "../../../samples/server_settings.hpp"
 
 #include <elicit/elicit.hpp>
+#include <elicit/server/detail/failure_response.hpp>  // detail::shown: a client's words quoted back
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/http/server.hpp>
 #include <elicit/state/state.hpp>
@@ -158,10 +159,7 @@ State open_state(const elicit::tool_call& c, const elicit::input_responses& answ
 
 // The client capabilities a 2026-07-28 request declares in its _meta.
 bool declares(const elicit::tool_call& c, const char* capability) {
-  const auto meta = c.params().find("_meta");
-  if (meta == c.params().end() || !meta->is_object()) return false;
-  const auto caps = meta->find(elicit::meta_key::client_capabilities);
-  return caps != meta->end() && caps->is_object() && caps->contains(capability) && (*caps)[capability].is_object();
+  return elicit::declares_capability(c.params(), capability);
 }
 
 // A client that did not declare `capability` gets MissingRequiredClientCapabilityError (-32021):
@@ -274,10 +272,8 @@ elicit::tool<json> with_context(std::string key) {
 elicit::rpc_error client_error(const nlohmann::json& error) {
   const auto m = error.find("message");
   const std::string message = error.is_object() && m != error.end() && m->is_string() ? m->get<std::string>() : "";
-  std::string shown;
-  for (const char ch : message.substr(0, 64)) shown += ch >= 0x20 && ch < 0x7f ? ch : '?';
-  return elicit::rpc_error(
-      -32603, "The client answered the elicitation with an error" + (message.empty() ? std::string() : ": " + shown));
+  return elicit::rpc_error(-32603, "The client answered the elicitation with an error" +
+                                       (message.empty() ? std::string() : ": " + elicit::detail::shown(message)));
 }
 
 // 2025-11-25 conformance tools report the answer as it came, whatever it was.

@@ -47,7 +47,7 @@ struct reporter {
   template <class Params, message_kind K, class... Parts>
   void with_params(const Params& params, std::string_view keyword, kind_tag<K> kind, const Parts&... parts) const {
     if (out.full()) return out.omit();
-    violation_sink text(out);
+    violation_sink text = sink_into(out);
     write_pointer(text);
     text.end_pointer();
     text.put(keyword);

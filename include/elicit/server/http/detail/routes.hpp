@@ -200,7 +200,7 @@ class routes {
   explicit routes(shared_state& state) : state_(state) {}
 
   routed route(const request& req, const std::string& peer) {
-    if (req.target() != "/mcp") return refuse(req, 404, transport_error(-32600, "Not found: this server serves /mcp"));
+    if (req.target() != "/mcp") return reply(req, 404, transport_error(-32600, "Not found: this server serves /mcp"));
     if (req.method() == bhttp::verb::post) return post(req, client_of(state_, req, peer));
     if (req.method() == bhttp::verb::delete_) {
       const auto id = single_header(req, "Mcp-Session-Id");
@@ -214,9 +214,6 @@ class routes {
  private:
   static routed reply(const request& req, int status, const nlohmann::ordered_json& body) {
     return answer_with(json_response(req.version(), status, body));
-  }
-  static routed refuse(const request& req, int status, const nlohmann::ordered_json& body) {
-    return reply(req, status, body);
   }
   static routed allow(const request& req, const char* methods) {
     response res = json_response(req.version(), 405);
