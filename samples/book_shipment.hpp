@@ -146,7 +146,9 @@ inline elicit::tool<booking> book_shipment(std::string shipment, std::vector<eli
 inline elicit::tool_spec book_shipment_spec() {
   return {.name = "book_shipment",
           .description = "Book a shipment, asking the user where and how it should go.",
-          .input_schema = {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}}};
+          .input_schema = {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}},
+          // A client that takes tasks (2026-07-28) gets one: its questions are the task's.
+          .task = elicit::task_support::optional};
 }
 
 // Its handler there: the call's shipment and the slots free now, read before the tool runs (it

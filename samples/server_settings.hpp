@@ -21,18 +21,21 @@
 // ELICIT_STATE_KEY_ID_NEXT ("k2"); ELICIT_STATE_SEAL_WITH, the id of the key that seals (default:
 // the first). Without either, a key generated for this process alone.
 //
-// Replay store (states that open once): Redis at ELICIT_REDIS_URL (redis://HOST:PORT), shared by
-// every instance, or this process's memory (ELICIT_REPLAY_CAPACITY states, 100000).
+// Replay store (states that open once) and task store (the tasks extension): Redis at
+// ELICIT_REDIS_URL (redis://HOST:PORT), shared by every instance, or this process's memory
+// (ELICIT_REPLAY_CAPACITY states, 100000; 100000 tasks).
 #pragma once
 
 #include "environment.hpp"
 
 #include <elicit/server/http/options.hpp>
+#include <elicit/server/task_store.hpp>
 #include <elicit/state/key_file.hpp>
 #include <elicit/state/replay_guard.hpp>
 #include <elicit/state/state.hpp>
 #ifdef ELICIT_SAMPLE_REDIS
 #include <elicit/redis/replay_guard.hpp>
+#include <elicit/redis/task_store.hpp>
 #endif
 
 #include <boost/asio/ip/address.hpp>
@@ -178,6 +181,27 @@ inline std::unique_ptr<elicit::replay_guard> replay_store(const std::string& pro
     std::cerr << program << ": replay store: " << e.what() << " (states are refused until it answers)\n";
   }
   return redis;
+#else
+  throw std::invalid_argument("ELICIT_REDIS_URL is set, but this " + program + " was built without hiredis");
+#endif
+}
+
+// How tasks run: ELICIT_TASK_LEASE_MS (600000: how long a step may run on the instance that took it
+// before another reports the task failed), ELICIT_TASK_TTL_SECONDS (3600: how long a task is kept).
+inline void tasks_from_environment(elicit::task_options& o) {
+  o.lease = std::chrono::milliseconds(
+      number("ELICIT_TASK_LEASE_MS", static_cast<std::size_t>(o.lease.count()), 100, 86'400'000));
+  o.time_to_live = std::chrono::seconds(
+      number("ELICIT_TASK_TTL_SECONDS", static_cast<std::size_t>(o.time_to_live.count() / 1000), 1, 604'800));
+}
+
+// The task store of the tasks extension: Redis at ELICIT_REDIS_URL (its keys under "PROGRAM:"),
+// shared by every instance, or null: the dispatcher's own, in memory. Throws as replay_store.
+inline std::unique_ptr<elicit::task_store> task_store(const std::string& program) {
+  const char* url = std::getenv("ELICIT_REDIS_URL");
+  if (url == nullptr || *url == '\0') return nullptr;
+#ifdef ELICIT_SAMPLE_REDIS
+  return std::make_unique<elicit::redis_task_store>(elicit::redis_options::from_url(url, program + ":"));
 #else
   throw std::invalid_argument("ELICIT_REDIS_URL is set, but this " + program + " was built without hiredis");
 #endif

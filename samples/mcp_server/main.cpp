@@ -37,11 +37,15 @@ int main(int argc, char** argv) {
   if (key_file != nullptr && *key_file == '\0') key_file = nullptr;
   elicit::key_ring ring;
   std::unique_ptr<elicit::replay_guard> replay;
+  std::unique_ptr<elicit::task_store> tasks;
+  elicit::dispatcher_options served;
   elicit::http_options options;
   bool replay_blocks = false;
   try {
     samples::ring_at_start(ring, key_file, "mcp_server");
     replay = samples::replay_store("mcp_server", replay_blocks);
+    tasks = samples::task_store("mcp_server");
+    samples::tasks_from_environment(served.tasks);
     options = samples::http_options_from_environment(static_cast<unsigned short>(std::atoi(argv[1])));
   } catch (const std::exception& e) {
     std::cerr << "mcp_server: " << e.what() << "\n";
@@ -51,8 +55,8 @@ int main(int argc, char** argv) {
   boost::asio::signal_set hangup(blocking, SIGHUP);
   samples::reload_on_hangup(hangup, ring, key_file, "mcp_server");
 
-  elicit::dispatcher_options served;
   served.tool.replay = replay.get();  // each state opens once, on any instance sharing the store
+  served.tasks.store = tasks.get();   // null: in this process's memory
   elicit::dispatcher server({"elicit-sample-server", "0.1.0"}, ring, served);
   server.tools().add(shipping::book_shipment_spec(), shipping::book_shipment_call);
   elicit::tool_spec voucher = vouchers::redeem_voucher_spec();

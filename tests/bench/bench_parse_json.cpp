@@ -3,7 +3,7 @@
 // 4 MiB request body of each shape within the HTTP sample's limits (4 MiB, 64 levels, the
 // default 65,536 values): what one hostile POST costs the server, parse and free included.
 // docs/internals/performance.md ("Parsing a request") gives the figures and the command.
-#include "../json_shapes.hpp"
+#include "../unit/support/json_shapes.hpp"
 
 #include <elicit/form/limits.hpp>
 

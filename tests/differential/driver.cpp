@@ -10,7 +10,7 @@
 //                    case that gets no verdict within stall-ms (default 1000), or crashes, gets
 //                    {"valid": null, ..., "error": "..."}
 #include "../../samples/forms.hpp"
-#include "../forms.hpp"
+#include "../unit/support/forms.hpp"
 
 #include <elicit/elicit.hpp>
 

@@ -4,7 +4,7 @@
 // and an accepted answer must survive the round trip to_content -> decode unchanged (checked
 // here, so that the fuzzer also hunts for values the decoder accepts but cannot write back).
 #include "../../samples/forms.hpp"
-#include "../forms.hpp"
+#include "../unit/support/forms.hpp"
 
 #include <algorithm>
 #include <cstddef>

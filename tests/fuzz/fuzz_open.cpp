@@ -17,7 +17,7 @@
 // to_content. An unchanged token opens whenever all of that holds, and with a replay guard
 // only once. The tokens differ from run to run (each seal draws a fresh nonce), so a failure
 // prints the token it opened.
-#include "../mixed_secret.hpp"
+#include "../unit/support/mixed_secret.hpp"
 #include "fuzz_support.hpp"
 
 #include <elicit/state/state.hpp>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "../../samples/forms.hpp"
-#include "../forms.hpp"
+#include "../unit/support/forms.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -122,7 +122,7 @@ void check_round_trip(const Form& value) {
   check(elicit::to_content(*again) == content, "an accepted value changes on the round trip", text);
 }
 
-// Every form of tests/forms.hpp and samples/forms.hpp the targets decode into, one call each.
+// Every form of tests/unit/support/forms.hpp and samples/forms.hpp the targets decode into, one call each.
 template <class F>
 void for_each_form(F&& f) {
   f.template operator()<forms::Plain>();

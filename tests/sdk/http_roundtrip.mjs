@@ -96,8 +96,9 @@ const tools2026 = ["test_input_required_result_elicitation", "test_input_require
                    "test_input_required_result_tampered_state", "test_input_required_result_multi_round",
                    "test_input_required_result_multiple_inputs", "test_input_required_result_capabilities",
                    "test_input_required_result_sampling", "test_input_required_result_list_roots",
-                   "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "redeem_voucher",
-                   "book_shipment"];
+                   "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "greet",
+                   "slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input",
+                   "test_tool_with_task", "redeem_voucher", "book_shipment"];
 // The tools written once (the name, the confirmation, the two rounds, redeem_voucher, book_shipment)
 // are in both lists.
 const tools2025 = ["test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",

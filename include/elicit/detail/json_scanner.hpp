@@ -10,7 +10,7 @@
 // checked in strings (no overlong forms, surrogates or code points past U+10FFFF), escapes
 // with surrogate pairs, a UTF-8 byte order mark skipped at the start, a number without
 // fraction or exponent read as an unsigned (or, with a minus, signed) 64-bit integer when it
-// fits and as a double otherwise, a number beyond a double refused. tests/test_reply.cpp and
+// fits and as a double otherwise, a number beyond a double refused. tests/unit/detail/engine/test_reply.cpp and
 // the fuzz target compare the two readings.
 #pragma once
 

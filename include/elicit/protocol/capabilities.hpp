@@ -39,8 +39,9 @@ struct elicitation_modes {
 
 // 2026-07-28: the ClientCapabilities object a request declares in its params'
 // _meta["io.modelcontextprotocol/clientCapabilities"], or null when it declares none (or not as
-// an object). Declared per request; nothing may be inferred from earlier requests.
-[[nodiscard]] inline const nlohmann::json* capabilities_from_request(const nlohmann::json& request_params) noexcept {
+// an object). Declared per request; nothing may be inferred from earlier requests. Throws only
+// std::bad_alloc (a lookup by a key of text makes a string of it).
+[[nodiscard]] inline const nlohmann::json* capabilities_from_request(const nlohmann::json& request_params) {
   if (!request_params.is_object()) return nullptr;
   const auto meta = request_params.find("_meta");
   if (meta == request_params.end() || !meta->is_object()) return nullptr;
@@ -54,6 +55,20 @@ struct elicitation_modes {
   if (caps == nullptr) return false;
   const auto c = caps->find(name);
   return c != caps->end() && c->is_object();
+}
+
+// The tasks extension's name (SEP-2663), under `extensions` in capabilities.
+inline constexpr const char* tasks_extension = "io.modelcontextprotocol/tasks";
+
+// Whether a 2026-07-28 request declares the extension `name` (tasks_extension, ...) under its
+// capabilities' `extensions`, as an object.
+[[nodiscard]] inline bool declares_extension(const nlohmann::json& request_params, std::string_view name) {
+  const nlohmann::json* caps = capabilities_from_request(request_params);
+  if (caps == nullptr) return false;
+  const auto extensions = caps->find("extensions");
+  if (extensions == caps->end() || !extensions->is_object()) return false;
+  const auto e = extensions->find(name);
+  return e != extensions->end() && e->is_object();
 }
 
 // 2026-07-28: the elicitation modes a request declares.

@@ -103,7 +103,7 @@ template <detail::ordered_json_type Json = nlohmann::ordered_json>
 // list's, for any answer and any form: the list holds each violation's text twice here (the
 // message, the data), and costs at most violation_list::max_text with the JSON around each
 // counted (violation.hpp), so that dump() is at most 2 * max_text + 128 bytes (63,616) plus
-// the id's JSON and twice the question's (tests/test_protocol.cpp).
+// the id's JSON and twice the question's (tests/unit/protocol/test_protocol.cpp).
 template <detail::ordered_json_type Json = nlohmann::ordered_json>
 [[nodiscard]] Json invalid_params_error(const nlohmann::json& id, const violation_list& violations,
                                         std::string_view question = {}) {

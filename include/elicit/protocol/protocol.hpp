@@ -10,7 +10,7 @@
 // Every builder returns nlohmann::ordered_json, keys in the order the spec and the form give
 // them: assigning one to a plain nlohmann::json sorts the keys, and a client then shows the
 // form's fields alphabetically. Every message validates against the spec's schema of its
-// version (tests/test_protocol.cpp). Builders throw std::bad_alloc and what each comment says.
+// version (tests/unit/protocol/test_protocol.cpp). Builders throw std::bad_alloc and what each comment says.
 //
 // The builders that take no form are templates on the JSON type all the same, which only
 // nlohmann::ordered_json satisfies (call them without one: url_params(e)), and input_required

@@ -26,8 +26,11 @@
 #include <elicit/protocol/protocol.hpp>
 #include <elicit/server/detail/failure_response.hpp>
 #include <elicit/server/detail/handler_runs.hpp>
+#include <elicit/server/detail/task_runner.hpp>
 #include <elicit/server/prompt_registry.hpp>
+#include <elicit/server/pushed_call.hpp>
 #include <elicit/server/rpc_error.hpp>
+#include <elicit/server/task_store.hpp>
 #include <elicit/server/tool_call.hpp>
 #include <elicit/server/tool_registry.hpp>
 #include <elicit/state/replay_guard.hpp>
@@ -69,6 +72,9 @@ struct dispatcher_options {
   // What a tool's arguments may be for the digest a sealed state is bound to: the transport's
   // own read limits are enough (it read the arguments within them).
   json_limits arguments{.max_bytes = std::size_t{4} * 1024 * 1024, .max_depth = 64};
+  // How tools run as tasks of the tasks extension (tool_spec::task): where the records are
+  // kept, their lifetime, the threads that run their steps.
+  task_options tasks;
   // Where the dispatcher writes why a call failed (what the client is not told: an internal
   // error's what(), why a state did not open). Null: stderr.
   std::function<void(std::string_view)> log;
@@ -79,94 +85,6 @@ struct dispatcher_options {
 struct client_session {
   bool initialized = false;  // initialize was answered
   elicitation_modes modes;   // the elicitation modes it declared
-};
-
-// A 2025-11-25 tools/call of a tool that asks, or prompts/get of a prompt that asks: the
-// transport sends params() as an elicitation/create, hands the client's response to take() (or
-// stop() when it stops waiting), and again until done(); then response() is the JSON-RPC
-// response to send. A call stopped because it was cancelled gets none: the spec sends nothing
-// for a cancelled request.
-class pushed_call {
- public:
-  // `method` ("tools/call", "prompts/get") and `name` (the tool's, the prompt's) name the call in
-  // the log. Throws only std::bad_alloc.
-  pushed_call(nlohmann::json id, std::string method, std::string name, std::unique_ptr<detail::pushed_tool> run,
-              std::optional<nlohmann::json> token, std::function<void(std::string_view)> log)
-      : id_(std::move(id)),
-        method_(std::move(method)),
-        name_(std::move(name)),
-        run_(std::move(run)),
-        token_(std::move(token)),
-        log_(std::move(log)) {}
-
-  // The id of the tools/call or prompts/get, and which of the two it is.
-  [[nodiscard]] const nlohmann::json& id() const noexcept { return id_; }
-  [[nodiscard]] const std::string& method() const noexcept { return method_; }
-  // The call's progressToken, when it gave one (for notifications/progress while it waits).
-  [[nodiscard]] const std::optional<nlohmann::json>& progress_token() const noexcept { return token_; }
-
-  // Runs the tool up to its first question, once: done() and params() start it too. A
-  // transport that refuses the call (too many waiting, an id in use) never starts it, so the
-  // tool never ran. What the handler or the tool throws is kept for response().
-  void start() noexcept {
-    if (started_) return;
-    started_ = true;
-    try {
-      run_->start();
-    } catch (...) {
-      failure_ = std::current_exception();
-    }
-  }
-  [[nodiscard]] bool done() noexcept {
-    start();
-    return failure_ != nullptr || run_->done();
-  }
-  // The params of the elicitation/create to send now. Throws std::logic_error when done().
-  [[nodiscard]] nlohmann::ordered_json params() {
-    if (done()) throw std::logic_error("elicit::pushed_call::params: the call is done; send response()");
-    try {
-      return run_->params();
-    } catch (...) {
-      failure_ = std::current_exception();
-      throw std::logic_error("elicit::pushed_call::params: the call failed; send response()");
-    }
-  }
-  // The client's whole JSON-RPC response to the last params.
-  void take(const nlohmann::json& reply) {
-    step([&] { run_->take(reply); });
-  }
-  // The server stops waiting: the question now and every later one end with `why`, unsent.
-  void stop(stop_reason why) {
-    stopped_ = stopped_ ? stopped_ : std::optional(why);
-    step([&] { run_->stop(why); });
-  }
-  // Whether it was stopped as cancelled: then nothing is sent.
-  [[nodiscard]] bool cancelled() const noexcept { return stopped_ == stop_reason::cancelled; }
-
-  // The response once done(): the tool's result, or the error it ended with. Never throws but
-  // std::bad_alloc.
-  [[nodiscard]] nlohmann::ordered_json response();
-
- private:
-  template <class F>
-  void step(F&& f) {
-    if (done()) return;
-    try {
-      f();
-    } catch (...) {
-      failure_ = std::current_exception();
-    }
-  }
-
-  nlohmann::json id_;
-  std::string method_;
-  std::string name_;
-  std::unique_ptr<detail::pushed_tool> run_;
-  std::optional<nlohmann::json> token_;
-  std::function<void(std::string_view)> log_;
-  std::optional<stop_reason> stopped_;
-  std::exception_ptr failure_;
-  bool started_ = false;
 };
 
 // What a dispatcher says of one message.
@@ -184,19 +102,6 @@ struct dispatched {
   std::optional<pushed_call> call;  // kind::push
 };
 
-inline nlohmann::ordered_json pushed_call::response() {
-  if (!done())
-    failure_ = std::make_exception_ptr(std::logic_error("elicit::pushed_call::response: the call is not done"));
-  if (!failure_) {
-    try {
-      return {{"jsonrpc", "2.0"}, {"id", id_}, {"result", run_->result()}};
-    } catch (...) {
-      failure_ = std::current_exception();
-    }
-  }
-  return detail::failure_response(id_, failure_, log_ ? log_ : detail::log_to_stderr, method_, name_);
-}
-
 class dispatcher {
  public:
   // `ring` seals and opens the 2026-07-28 states; it must outlive the dispatcher (a server that
@@ -205,6 +110,8 @@ class dispatcher {
       : identity_(std::move(identity)), ring_(ring), options_(std::move(options)) {
     if (!options_.log) options_.log = detail::log_to_stderr;
     if (options_.tool.replay == nullptr) options_.tool.replay = &own_replay_;
+    tasks_ = std::make_unique<detail::task_runner>(
+        tools_, options_.tasks, [this](const registered_tool& t) { return options_for(t.spec.options); }, options_.log);
   }
   dispatcher(const dispatcher&) = delete;  // options_.tool.replay may point into it
   dispatcher& operator=(const dispatcher&) = delete;
@@ -242,7 +149,34 @@ class dispatcher {
     nlohmann::ordered_json caps = nlohmann::ordered_json::object();
     if (tools_.serves(e)) caps["tools"] = nlohmann::ordered_json::object();
     if (prompts_.serves(e)) caps["prompts"] = nlohmann::ordered_json::object();
+    if (serves_tasks(e)) caps["extensions"] = {{tasks_extension, nlohmann::ordered_json::object()}};
     return caps;
+  }
+  // Whether some tool runs as a task in era `e` (2026-07-28 alone): then the era has the
+  // extension's capability and its methods.
+  [[nodiscard]] bool serves_tasks(era e) const noexcept {
+    if (e != era::v2026_07_28) return false;
+    for (const registered_tool& t : tools_.all())
+      if (t.spec.task != task_support::forbidden && detail::served_in(t.spec.only_in, e)) return true;
+    return false;
+  }
+  // The error for a client that did not declare the tasks extension (-32021 at 2026-07-28).
+  [[nodiscard]] static dispatched tasks_undeclared(const nlohmann::json& id, era e) {
+    const nlohmann::json required = {{"extensions", {{tasks_extension, nlohmann::json::object()}}}};
+    return respond(e == era::v2026_07_28 ? missing_capability_error(id, required)
+                                         : missing_capability_error_2025(id, required));
+  }
+  // A task request while the store cannot answer: it fails closed, in words; the cause is logged.
+  [[nodiscard]] nlohmann::ordered_json store_unavailable(const nlohmann::json& id, const std::exception& e) const {
+    options_.log(detail::message("tasks: ", e.what()));
+    return rpc_error(-32603, "Internal error: the server's task store cannot be reached; try again later").response(id);
+  }
+  [[nodiscard]] dispatched task_request(const nlohmann::json& id, const std::string& method,
+                                        const nlohmann::json& params, const std::string& principal) const;
+  // What a 2026-07-28 state of this call is sealed for.
+  [[nodiscard]] state_binding binding_of(std::string_view method, const std::string& name, const tool_call& call,
+                                         const std::string& principal) const {
+    return {identity_.name, principal, std::string(method), name, digest_of(call.arguments(), options_.arguments)};
   }
   // How a tool or prompt with options `own` asks: its own, with the dispatcher's replay store
   // unless it has one, else the dispatcher's.
@@ -269,6 +203,7 @@ class dispatcher {
   tool_registry tools_;
   prompt_registry prompts_;
   memory_replay_guard own_replay_;
+  std::unique_ptr<detail::task_runner> tasks_;  // last: its threads stop before the rest goes
 };
 
 inline dispatched dispatcher::handle(const nlohmann::json& message, client_session& session,
@@ -336,6 +271,8 @@ inline dispatched dispatcher::request(const nlohmann::json& id, const std::strin
     if (method == "server/discover")
       return error(id, -32602, detail::message("Invalid params: _meta has no ", meta_key::protocol_version));
   }
+  if ((method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel") && serves_tasks(e))
+    return task_request(id, method, params, principal);
   // An era that serves no tool (or prompt) has none of its methods, as a server without any.
   if (method == "tools/list" && tools_.serves(e)) return result(id, e, method, {{"tools", tools_.list(e)}});
   if (method == "tools/call" && tools_.serves(e))
@@ -360,6 +297,25 @@ dispatched dispatcher::serve(const nlohmann::json& id, era e, std::string_view m
     return error(id, -32602, "Invalid params: arguments must be an object");
   const tool_call call(e, params, principal, session.modes);
   try {
+    if constexpr (std::is_same_v<Registry, tool_registry>) {
+      if (entry->spec.task != task_support::forbidden) {
+        const bool declared = e == era::v2026_07_28 && declares_extension(params, tasks_extension);
+        if (!declared && entry->spec.task == task_support::required) return tasks_undeclared(id, e);
+        if (declared && (!entry->spec.task_when || entry->spec.task_when(call))) {
+          detail::retry_answers seed;  // the answers of the rounds before, for a tool that asks
+          if (entry->asks()) {
+            const tool_options options = options_for(entry->spec.options);
+            seed = detail::read_retry(input_responses(params, options.ask.decode), params, ring_,
+                                      binding_of(method, served_name, call, principal), options);
+          }
+          try {
+            return result(id, e, method, tasks_->create(*entry, params, principal, seed));
+          } catch (const task_store_unavailable& failure) {
+            return respond(store_unavailable(id, failure));
+          }
+        }
+      }
+    }
     if (!entry->asks()) return result(id, e, method, entry->answer(call));
     const tool_options options = options_for(entry->spec.options);
     if (e == era::v2025_11_25) {
@@ -371,11 +327,25 @@ dispatched dispatcher::serve(const nlohmann::json& id, era e, std::string_view m
                      options_.log);
       return d;
     }
-    const state_binding binding{identity_.name, principal, std::string(method), served_name,
-                                digest_of(call.arguments(), options_.arguments)};
-    return result(id, e, method, entry->round(call, ring_, binding, options));
+    return result(id, e, method, entry->round(call, ring_, binding_of(method, served_name, call, principal), options));
   } catch (...) {
     return respond(detail::failure_response(id, std::current_exception(), options_.log, method, served_name));
+  }
+}
+
+inline dispatched dispatcher::task_request(const nlohmann::json& id, const std::string& method,
+                                           const nlohmann::json& params, const std::string& principal) const {
+  // The capability first: a client that did not declare the extension learns nothing of a task.
+  if (!declares_extension(params, tasks_extension)) return tasks_undeclared(id, era::v2026_07_28);
+  try {
+    if (method == "tasks/get") return result(id, era::v2026_07_28, method, tasks_->get(params, principal));
+    if (method == "tasks/update") tasks_->update(params, principal);
+    if (method == "tasks/cancel") tasks_->cancel(params, principal);
+    return result(id, era::v2026_07_28, method, nlohmann::ordered_json::object());  // the empty ack
+  } catch (const task_store_unavailable& e) {
+    return respond(store_unavailable(id, e));
+  } catch (...) {
+    return respond(detail::failure_response(id, std::current_exception(), options_.log, method, ""));
   }
 }
 

@@ -8,11 +8,12 @@
 //   }
 #pragma once
 
-#include <elicit/protocol/era.hpp>
 #include <elicit/protocol/capabilities.hpp>
+#include <elicit/protocol/era.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -23,11 +24,15 @@ class tool_call {
   // `params` are the request's, which must outlive the call; `modes` are initialize's
   // (2025-11-25) or, at 2026-07-28, read here from the request's own _meta. Throws only
   // std::bad_alloc.
-  tool_call(era protocol, const nlohmann::json& params, std::string principal, elicitation_modes session_modes)
+  // `stop`: what a call run as a task (<elicit/server/task_store.hpp>) is stopped by, when
+  // tasks/cancel reaches it.
+  tool_call(era protocol, const nlohmann::json& params, std::string principal, elicitation_modes session_modes,
+            std::stop_token stop = {})
       : era_(protocol),
         params_(params),
         principal_(std::move(principal)),
-        modes_(protocol == era::v2026_07_28 ? modes_from_request(params) : session_modes) {
+        modes_(protocol == era::v2026_07_28 ? modes_from_request(params) : session_modes),
+        stop_(std::move(stop)) {
     if (const auto a = params.find("arguments"); a != params.end() && a->is_object()) arguments_ = &*a;
   }
 
@@ -42,6 +47,11 @@ class tool_call {
   [[nodiscard]] const std::string& principal() const noexcept { return principal_; }
   // The elicitation modes the client declared.
   [[nodiscard]] elicitation_modes modes() const noexcept { return modes_; }
+  // True once the client cancelled the task this call runs as (tasks/cancel): a tool that works
+  // long checks it now and then, and returns or throws when it is set. Never set otherwise.
+  [[nodiscard]] bool stop_requested() const noexcept { return stop_.stop_requested(); }
+  // The same as a std::stop_token, for a std::condition_variable_any or a std::stop_callback.
+  [[nodiscard]] const std::stop_token& stop_token() const noexcept { return stop_; }
 
  private:
   static const nlohmann::json& empty() {
@@ -54,6 +64,7 @@ class tool_call {
   const nlohmann::json* arguments_ = nullptr;
   std::string principal_;
   elicitation_modes modes_;
+  std::stop_token stop_;
 };
 
 }  // namespace elicit

@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,12 @@
 #include <vector>
 
 namespace elicit {
+
+// Whether a tool runs as a task of the tasks extension (SEP-2663) at 2026-07-28, for a client
+// whose request declares the extension: never (forbidden, the default), when the client
+// declares it (optional: otherwise it answers at once, as any tool), or only so (required: a
+// client that does not declare it gets -32021 naming the extension).
+enum class task_support { forbidden, optional, required };
 
 // What tools/list says of a tool.
 struct tool_spec {
@@ -44,6 +51,15 @@ struct tool_spec {
   // How this tool asks (attempts, answers without a state, ...), instead of the dispatcher's
   // dispatcher_options::tool; its replay store, when null, is the dispatcher's.
   std::optional<tool_options> options = std::nullopt;
+  // Runs as a task (optional, required) for a client whose request declares the tasks
+  // extension; the server decides, and tools/list does not say (SEP-2663 dropped 2025-11-25's
+  // execution.taskSupport). Its questions are then the task's inputRequests, answered with
+  // tasks/update.
+  task_support task = task_support::forbidden;
+  // Which calls of a task tool become tasks: null, every one; else those it says yes to. A tool
+  // that asks a question or two in rounds first (2026-07-28's InputRequiredResult) becomes a
+  // task once they are answered: [](const tool_call& c) { return c.params().contains("inputResponses"); }.
+  std::function<bool(const tool_call&)> task_when = nullptr;
 };
 
 namespace detail {
@@ -92,6 +108,8 @@ class tool_registry {
   }
 
   [[nodiscard]] bool empty() const noexcept { return tools_.empty(); }
+  // Every tool, in the order added.
+  [[nodiscard]] const std::vector<registered_tool>& all() const noexcept { return tools_; }
   // Whether some tool is served in era `e`: then the era has tools/list, tools/call and the
   // `tools` capability.
   [[nodiscard]] bool serves(era e) const noexcept {

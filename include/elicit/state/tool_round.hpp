@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -102,6 +103,56 @@ inline tool_state write_state(int round, const std::vector<asked_question*>& pen
   return {round, ascii_json(keys), ascii_json(list)};
 }
 
+// Where a replay stopped: every question still open (empty when the tool returned) and the
+// answers kept for the questions it asked, in the order asked. The questions live in the tool's
+// frame: valid while the tool lives and is not resumed.
+struct replay_step {
+  std::vector<asked_question*> pending;
+  std::vector<recorded_answers> kept;
+};
+
+// Runs `t` from the start, each question fed the answers `records` hold for it (pinned by its
+// digest: a question whose words changed starts afresh) and, for the questions it asks at once,
+// the one `first(key)` gives (or null). Stops where questions are open, or when the tool returns.
+// Throws what the tool throws, std::logic_error for a key asked twice, std::bad_alloc.
+template <class R, class First>
+replay_step replay(tool<R>& t, std::vector<recorded_answers>& records, const ask_options& per_question,
+                   const First& first) {
+  using access = tool_access;
+  replay_step step;
+  std::vector<std::string> keys;
+  bool at_once = true;
+  while (!access::resume(t)) {
+    for (asked_question* q : access::waiting(t)) {
+      note_key(keys, q->key());
+      recorded_answers record{q->key(), q->digest(), {}};
+      q->begin(per_question);
+      const auto old = std::find_if(records.begin(), records.end(), [&](const auto& r) { return r.key == q->key(); });
+      if (old != records.end() && old->digest == record.digest) record.answers = std::move(old->answers);
+      if (const nlohmann::json* given = at_once ? first(q->key()) : nullptr) record.answers.push_back(*given);
+      for (const nlohmann::json& answer : record.answers) {
+        if (q->done()) break;
+        q->take(answer);
+      }
+      if (!q->done()) step.pending.push_back(q);
+      step.kept.push_back(std::move(record));
+    }
+    at_once = false;
+    if (!step.pending.empty()) return step;
+  }
+  return step;
+}
+
+// The answers would not fit the bound on what a tool carries between rounds.
+inline tool_error state_too_large(std::size_t size, std::size_t bound) {
+  return tool_error(tool_failure::state_too_large, -32602,
+                    message("The answers given are too large for this tool to carry between rounds (", size,
+                            " bytes, at most ", bound, ")."),
+                    message("elicit::tool: the recorded answers are ", size,
+                            " bytes of JSON, more than tool_options::max_state_bytes (", bound,
+                            "): give the forms' text fields a max_length, or ask fewer questions"));
+}
+
 // What is wrong with the shape of a 2026-07-28 retry's params, or nullptr: inputResponses that
 // is no object (null included: it is no first call either) or a requestState that is no text.
 // Throws only std::bad_alloc (a lookup by a key of text makes a string of it).
@@ -112,6 +163,47 @@ inline const char* misshapen_retry(const nlohmann::json& params) {
   if (const auto s = params.find("requestState"); s != params.end() && !s->is_string())
     return "requestState must be a string";
   return nullptr;
+}
+
+// What a 2026-07-28 request of a tool brings: the rounds asked so far, and the answers recorded in
+// its state with those of this retry added to the questions of the last round (a first call:
+// none). `stateless`: a retry without a state, whose answers answer the first round's questions
+// (answers_without_state). Throws as tool_round does for params and states it refuses.
+struct retry_answers {
+  int round = 0;
+  bool stateless = false;
+  std::vector<recorded_answers> records;
+};
+
+inline retry_answers read_retry(const input_responses& answers, const nlohmann::json& request_params,
+                                const key_ring& ring, const state_binding& binding, const tool_options& options) {
+  if (const auto& refused = answers.refused())
+    throw tool_error(tool_failure::invalid_params, -32602, refused->message,
+                     message("elicit::tool: the retry's params were refused unread: ", refused->message));
+  if (const char* misshapen = misshapen_retry(request_params))
+    throw tool_error(tool_failure::invalid_params, -32602, message("Invalid params: ", misshapen),
+                     message("elicit::tool: the retry's params were refused unread: ", misshapen));
+  retry_answers out;
+  if (answers.is_retry() && !answers.request_state() && options.answers_without_state) {
+    out.stateless = true;
+    out.round = 1;  // the first round counts as asked
+  } else if (answers.is_retry()) {
+    if (!answers.request_state()) throw invalid_state("the retry has no requestState");
+    open_options how;
+    how.clock_skew = options.clock_skew;
+    how.replay = options.replay;
+    const opened<tool_state> state = open<tool_state>(*answers.request_state(), ring, binding, how);
+    if (!state) throw invalid_state(state.message());
+    std::vector<std::string> asked;
+    if (!read_state(*state, out.records, asked)) throw invalid_state("the recorded answers in it do not read");
+    out.round = state->round;
+    for (const std::string& key : asked) {
+      const nlohmann::json* given = answers.raw(key);
+      const auto it = std::find_if(out.records.begin(), out.records.end(), [&](const auto& r) { return r.key == key; });
+      if (given != nullptr && it != out.records.end()) it->answers.push_back(*given);
+    }
+  }
+  return out;
 }
 
 }  // namespace detail
@@ -143,80 +235,29 @@ template <class R>
                                          const state_binding& binding, const tool_options& options = {}) {
   using access = detail::tool_access;
   const input_responses answers(request_params, options.ask.decode);
-  if (const auto& refused = answers.refused())
-    throw tool_error(tool_failure::invalid_params, -32602, refused->message,
-                     detail::message("elicit::tool: the retry's params were refused unread: ", refused->message));
-  if (const char* misshapen = detail::misshapen_retry(request_params))
-    throw tool_error(tool_failure::invalid_params, -32602, detail::message("Invalid params: ", misshapen),
-                     detail::message("elicit::tool: the retry's params were refused unread: ", misshapen));
-  int round = 0;
-  std::vector<detail::recorded_answers> records;
-  // The answers of a retry without a state, for the first round's questions (answers_without_state).
-  bool stateless = false;
-  if (answers.is_retry() && !answers.request_state() && options.answers_without_state) {
-    stateless = true;
-    round = 1;  // the first round counts as asked
-  } else if (answers.is_retry()) {
-    if (!answers.request_state()) throw detail::invalid_state("the retry has no requestState");
-    open_options how;
-    how.clock_skew = options.clock_skew;
-    how.replay = options.replay;
-    const opened<detail::tool_state> state = open<detail::tool_state>(*answers.request_state(), ring, binding, how);
-    if (!state) throw detail::invalid_state(state.message());
-    std::vector<std::string> asked;
-    if (!detail::read_state(*state, records, asked))
-      throw detail::invalid_state("the recorded answers in it do not read");
-    round = state->round;
-    for (const std::string& key : asked) {
-      const nlohmann::json* given = answers.raw(key);
-      const auto it = std::find_if(records.begin(), records.end(), [&](const auto& r) { return r.key == key; });
-      if (given != nullptr && it != records.end()) it->answers.push_back(*given);
-    }
-  }
+  const detail::retry_answers retry = detail::read_retry(answers, request_params, ring, binding, options);
+  int round = retry.round;
+  std::vector<detail::recorded_answers> records = retry.records;
+  const bool stateless = retry.stateless;
 
-  const ask_options per_question = options.ask;
-  std::vector<std::string> keys;
-  std::vector<detail::recorded_answers> kept;
-  std::vector<detail::asked_question*> pending;
-  while (!access::resume(t)) {
-    for (detail::asked_question* q : access::waiting(t)) {
-      detail::note_key(keys, q->key());
-      detail::recorded_answers record{q->key(), q->digest(), {}};
-      q->begin(per_question);
-      const auto old = std::find_if(records.begin(), records.end(), [&](const auto& r) { return r.key == q->key(); });
-      if (old != records.end() && old->digest == record.digest) record.answers = std::move(old->answers);
-      if (const nlohmann::json* given = stateless ? answers.raw(q->key()) : nullptr) record.answers.push_back(*given);
-      for (const nlohmann::json& answer : record.answers) {
-        if (q->done()) break;
-        q->take(answer);
-      }
-      if (!q->done()) pending.push_back(q);
-      kept.push_back(std::move(record));
-    }
-    stateless = false;  // the first round's questions only
-    if (pending.empty()) continue;
+  // The answers of a retry without a state answer the first round's questions alone.
+  detail::replay_step step = detail::replay(
+      t, records, options.ask, [&](const std::string& key) { return stateless ? answers.raw(key) : nullptr; });
+  if (step.pending.empty()) return round_result<R>(access::result(t));
 
-    const std::size_t cap = std::max<std::size_t>(options.max_rounds, 1);
-    if (static_cast<std::size_t>(round) >= cap) throw detail::too_many_rounds(cap);
-    if (!modes_from_request(request_params).form) throw detail::no_form_mode(pending.front()->key());
-    input_required out;
-    for (detail::asked_question* q : pending)
-      out.request(q->key(), nlohmann::ordered_json{{"method", "elicitation/create"}, {"params", q->params()}});
-    const detail::tool_state next = detail::write_state(round + 1, pending, kept);
-    const std::size_t bound = std::min(options.max_state_bytes, detail::max_state_bytes);
-    if (const std::size_t size = to_content(next).dump().size(); size > bound)
-      throw tool_error(tool_failure::state_too_large, -32602,
-                       detail::message("The answers given are too large for this tool to carry between rounds (", size,
-                                       " bytes, at most ", bound, ")."),
-                       detail::message("elicit::tool: the recorded answers are ", size,
-                                       " bytes of JSON, more than tool_options::max_state_bytes (", bound,
-                                       "): give the forms' text fields a max_length, or ask fewer questions"));
-    out.state(seal(next, ring, binding, options.time_to_live));
-    pending.clear();
-    access::destroy(t);  // the suspended frame goes: the next retry runs the tool from the start
-    return {out.result(), static_cast<std::size_t>(round) + 1};
-  }
-  return round_result<R>(access::result(t));
+  const std::size_t cap = std::max<std::size_t>(options.max_rounds, 1);
+  if (static_cast<std::size_t>(round) >= cap) throw detail::too_many_rounds(cap);
+  if (!modes_from_request(request_params).form) throw detail::no_form_mode(step.pending.front()->key());
+  input_required out;
+  for (detail::asked_question* q : step.pending)
+    out.request(q->key(), nlohmann::ordered_json{{"method", "elicitation/create"}, {"params", q->params()}});
+  const detail::tool_state next = detail::write_state(round + 1, step.pending, step.kept);
+  const std::size_t bound = std::min(options.max_state_bytes, detail::max_state_bytes);
+  if (const std::size_t size = to_content(next).dump().size(); size > bound) throw detail::state_too_large(size, bound);
+  out.state(seal(next, ring, binding, options.time_to_live));
+  step.pending.clear();
+  access::destroy(t);  // the suspended frame goes: the next retry runs the tool from the start
+  return {out.result(), static_cast<std::size_t>(round) + 1};
 }
 
 }  // namespace elicit

@@ -18,13 +18,17 @@
 
 #include <boost/asio/thread_pool.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -389,9 +393,110 @@ json ask_the_roots(const elicit::tool_call& c) {
   return text_result("The first root is " + first_root(answer));
 }
 
-// ---- Serving them ------------------------------------------------------------------------------------
-
 const json no_arguments = {{"type", "object"}, {"properties", json::object()}};
+
+// ---- The tasks extension's fixtures (2026-07-28, SEP-2663) ----------------------------------------
+// What the suite's tasks-* scenarios call: a tool that never becomes a task, tools that work a
+// while as tasks (stopped by tasks/cancel), tools written once whose questions are a task's
+// inputRequests, and one that asks a round first and then becomes a task.
+
+struct DeleteConfirmation {
+  bool confirm;
+};
+struct NameAndConfirmation {
+  std::string name;
+  bool confirm;
+};
+
+// Waits `seconds` (0 to 600), or until the task is cancelled: then true.
+bool cancelled_within(const elicit::tool_call& c, double seconds) {
+  std::mutex m;
+  std::condition_variable_any never;
+  std::unique_lock lock(m);
+  const auto span = std::chrono::duration<double>(std::clamp(seconds, 0.0, 600.0));
+  never.wait_for(lock, c.stop_token(), std::chrono::duration_cast<std::chrono::milliseconds>(span),
+                 [] { return false; });
+  return c.stop_requested();
+}
+
+json slow_compute(const elicit::tool_call& c) {
+  const json& a = c.arguments();
+  const double seconds = a.contains("seconds") && a["seconds"].is_number() ? a["seconds"].get<double>() : 1.0;
+  const std::string label = a.contains("label") && a["label"].is_string() ? a["label"].get<std::string>() : "work";
+  if (cancelled_within(c, seconds)) throw elicit::rpc_error(-32603, "Cancelled before the computation ended");
+  return text_result("Computed " + elicit::detail::shown(label) + ".");
+}
+
+elicit::tool<json> confirm_delete(std::string filename) {
+  elicit::question<DeleteConfirmation> asked("confirm", "Delete " + filename + "?");
+  const auto answer = co_await std::move(asked);
+  if (!answer.accepted()) co_return text_result("Kept " + filename + ": the deletion was not confirmed.");
+  co_return text_result((answer->confirm ? "Deleted " : "Kept ") + filename + ".");
+}
+
+elicit::tool<json> multi_input() {
+  elicit::question<NameAndConfirmation> first("first", "The first name, and your confirmation.");
+  elicit::question<NameAndConfirmation> second("second", "The second name, and your confirmation.");
+  auto both = elicit::together(std::move(first), std::move(second));
+  const auto [a, b] = co_await std::move(both);
+  if (!a.accepted() || !b.accepted()) co_return text_result("Not both names were given; nothing was done.");
+  co_return text_result("Got " + a->name + " and " + b->name + ".");
+}
+
+void serve_task_fixtures(elicit::dispatcher& server, const elicit::tool_options& base) {
+  auto& tools = server.tools();
+  const auto spec = [&](const char* name, const char* description, elicit::task_support task, json schema) {
+    elicit::tool_spec s{.name = name, .description = description, .input_schema = std::move(schema)};
+    s.only_in = era::v2026_07_28;
+    s.options = base;
+    s.task = task;
+    return s;
+  };
+  const json name_argument = {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}};
+  const json compute_arguments = {
+      {"type", "object"},
+      {"properties",
+       {{"seconds", {{"type", "number"}, {"minimum", 0}, {"maximum", 600}}}, {"label", {{"type", "string"}}}}}};
+  const json file_argument = {{"type", "object"}, {"properties", {{"filename", {{"type", "string"}}}}}};
+  tools.add(
+      spec("greet", "Greets by name, at once (never a task).", elicit::task_support::forbidden, name_argument),
+      [](const elicit::tool_call& c) {
+        const json& a = c.arguments();
+        return text_result(
+            "Hello, " + (a.contains("name") && a["name"].is_string() ? a["name"].get<std::string>() : "world") + "!");
+      });
+  tools.add(spec("slow_compute", "Works `seconds`, as a task when the client takes tasks.",
+                 elicit::task_support::optional, compute_arguments),
+            slow_compute);
+  tools.add(spec("failing_job", "Works a second, then reports a tool error (a task only).",
+                 elicit::task_support::required, no_arguments),
+            [](const elicit::tool_call& c) {
+              if (cancelled_within(c, 1.0)) throw elicit::rpc_error(-32603, "Cancelled");
+              return text_result("The job failed: its input was rejected.", true);
+            });
+  tools.add(spec("protocol_error_job", "Fails with a JSON-RPC error (a task only).", elicit::task_support::required,
+                 no_arguments),
+            [](const elicit::tool_call&) -> json {
+              throw elicit::rpc_error(-32603, "Internal error: the job's worker crashed");
+            });
+  tools.add(spec("confirm_delete", "Asks to confirm a deletion, as a task when the client takes tasks.",
+                 elicit::task_support::optional, file_argument),
+            [](const elicit::tool_call& c) {
+              const json& a = c.arguments();
+              return confirm_delete(
+                  a.contains("filename") && a["filename"].is_string() ? a["filename"].get<std::string>() : "the file");
+            });
+  tools.add(spec("multi_input", "Asks two questions at once, as a task when the client takes tasks.",
+                 elicit::task_support::optional, no_arguments),
+            [](const elicit::tool_call&) { return multi_input(); });
+  // A round of 2026-07-28 first (the name), then a task with the answer.
+  elicit::tool_spec with_task = spec("test_tool_with_task", "Asks your name in a round, then greets you as a task.",
+                                     elicit::task_support::required, no_arguments);
+  with_task.task_when = [](const elicit::tool_call& c) { return c.params().contains("inputResponses"); };
+  tools.add(std::move(with_task), [](const elicit::tool_call& c) { return greet(key_named(c, "user_name")); });
+}
+
+// ---- Serving them ------------------------------------------------------------------------------------
 
 // A tool or prompt spec: `only` its era (none: both), one attempt per question (an invalid answer
 // is the one -32602 listing every violation, as the suite's clients expect), and answers without
@@ -485,11 +590,15 @@ int main(int argc, char** argv) {
   const char* key_file = std::getenv("ELICIT_KEY_FILE");
   if (key_file != nullptr && *key_file == '\0') key_file = nullptr;
   std::unique_ptr<elicit::replay_guard> replay;
+  std::unique_ptr<elicit::task_store> tasks;
+  elicit::dispatcher_options served;
   elicit::http_options options;
   bool replay_blocks = false;
   try {
     samples::ring_at_start(ring, key_file, "conformance_server");
     replay = samples::replay_store("conformance_server", replay_blocks);
+    tasks = samples::task_store("conformance_server");
+    samples::tasks_from_environment(served.tasks);
     options = samples::http_options_from_environment(static_cast<unsigned short>(std::atoi(argv[1])));
   } catch (const std::exception& e) {
     std::cerr << "conformance_server: " << e.what() << "\n";
@@ -498,10 +607,11 @@ int main(int argc, char** argv) {
   if (replay_blocks) options.blocking = blocking.get_executor();
   boost::asio::signal_set hangup(blocking, SIGHUP);
   samples::reload_on_hangup(hangup, ring, key_file, "conformance_server");
-  elicit::dispatcher_options served;
   served.tool.replay = replay.get();
+  served.tasks.store = tasks.get();  // null: in this process's memory
   elicit::dispatcher server({server_name, "0.1.0"}, ring, served);
   serve_fixtures(server, served.tool);
+  serve_task_fixtures(server, served.tool);
   elicit::tool_spec voucher = vouchers::redeem_voucher_spec();
   voucher.options = served.tool;
   voucher.options->answers_without_state = false;

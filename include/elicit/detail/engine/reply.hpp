@@ -7,7 +7,7 @@
 // The rest of the document is checked as JSON and bounded in depth but never built, and no map
 // of the content is made. What it keeps is what decode finds in the parsed document, key for
 // key (a repeated key: the last one wins, as in nlohmann::json::parse and JavaScript's
-// JSON.parse, so that the server reads the value a client's SDK would); tests/test_reply.cpp
+// JSON.parse, so that the server reads the value a client's SDK would); tests/unit/detail/engine/test_reply.cpp
 // and the fuzz target compare the two readings. In strict mode the content's repeated keys are
 // also listed, for decode to refuse: only text shows them (a parsed document has lost them).
 #pragma once

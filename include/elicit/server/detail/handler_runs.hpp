@@ -19,7 +19,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace elicit::detail {
 
@@ -95,6 +97,15 @@ concept asking_handler_result = requires {
   typename tool_value<T>::type;
 };
 
+// One step of a handler that asks, run as a task: replayed from the answers recorded, it
+// returned (its result converted), or these questions are open, each under the tool's key with
+// its elicitation/create request; `kept` are the answers to keep for the next step.
+struct task_step {
+  std::optional<nlohmann::ordered_json> result;
+  std::vector<std::pair<std::string, nlohmann::ordered_json>> questions;
+  std::vector<recorded_answers> kept;
+};
+
 // The ways one handler runs. asks() tells a handler written once (push and round) from a plain
 // one (answer).
 struct handler_runs {
@@ -105,6 +116,11 @@ struct handler_runs {
   // A handler that asks, at 2026-07-28: one round, its result converted or an InputRequiredResult.
   std::function<nlohmann::ordered_json(const tool_call&, const key_ring&, const state_binding&, const tool_options&)>
       round;
+
+  // A handler that asks, as a task: one step from `records` (and `first`: answers by key for the
+  // questions it asks at once).
+  std::function<task_step(const tool_call&, std::vector<recorded_answers>&, const nlohmann::json&, const tool_options&)>
+      step;
 
   [[nodiscard]] bool asks() const noexcept { return static_cast<bool>(push); }
 };
@@ -127,6 +143,24 @@ template <class Returned, class Convert, class Handler>
       auto r = tool_round((*shared)(call), call.params(), ring, binding, options);
       if (!r.done()) return r.input_required();
       return Convert{}(r.value());
+    };
+    runs.step = [shared](const tool_call& call, std::vector<recorded_answers>& records, const nlohmann::json& first,
+                         const tool_options& options) -> task_step {
+      tool<value> t = (*shared)(call);
+      replay_step at = replay(t, records, options.ask, [&first](const std::string& key) -> const nlohmann::json* {
+        const auto it = first.find(key);
+        return it == first.end() ? nullptr : &*it;
+      });
+      task_step out;
+      if (at.pending.empty()) {
+        out.result = Convert{}(tool_access::result(t));
+        return out;
+      }
+      for (asked_question* q : at.pending)
+        out.questions.emplace_back(q->key(),
+                                   nlohmann::ordered_json{{"method", "elicitation/create"}, {"params", q->params()}});
+      out.kept = std::move(at.kept);
+      return out;
     };
   } else {
     runs.answer = [h = std::move(handler)](const tool_call& call) { return Convert{}(h(call)); };

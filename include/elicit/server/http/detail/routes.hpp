@@ -129,9 +129,13 @@ inline std::optional<rpc_error> header_mismatch(const request& req, const nlohma
   if (trimmed(*header_method) != method)
     return rpc_error(-32020, "Header mismatch: Mcp-Method header '" + shown(trimmed(*header_method)) +
                                  "' does not match body method '" + shown(method) + "'");
-  if (method != "tools/call" && method != "prompts/get" && method != "resources/read") return std::nullopt;
+  // What Mcp-Name names: the tool or prompt, the resource, the task (the tasks extension).
+  const char* key = method == "tools/call" || method == "prompts/get"                               ? "name"
+                    : method == "resources/read"                                                    ? "uri"
+                    : method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel" ? "taskId"
+                                                                                                    : nullptr;
+  if (key == nullptr) return std::nullopt;
   const nlohmann::json& params = params_of(message);
-  const char* key = method == "resources/read" ? "uri" : "name";
   const auto named = params.find(key);
   const bool in_body = named != params.end() && named->is_string();
   if (header_count(req, "Mcp-Name") == 0)
