@@ -14,7 +14,7 @@
 //
 // The tool is deterministic up to its questions, as tool_round needs: the free slots are read
 // once per request, by the caller, and handed in (in a real server, a query before the tool
-// runs). When they change between two rounds of 2026-07-28, the slot question changes with
+// runs). When they change between two rounds of a stateless call, the slot question changes with
 // them, and its recorded answer is not reused: the question is asked again.
 #pragma once
 
@@ -147,12 +147,12 @@ inline elicit::tool_spec book_shipment_spec() {
   return {.name = "book_shipment",
           .description = "Book a shipment, asking the user where and how it should go.",
           .input_schema = {{"type", "object"}, {"properties", {{"shipment_id", {{"type", "string"}}}}}},
-          // A client that takes tasks (2026-07-28) gets one: its questions are the task's.
+          // A client that takes tasks gets one: its questions are the task's.
           .task = elicit::task_support::optional};
 }
 
 // Its handler there: the call's shipment and the slots free now, read before the tool runs (it
-// runs again from the start on every round of 2026-07-28, and must ask the same questions). A
+// runs again from the start on every round of a stateless call, and must ask the same questions). A
 // shipment_id that is no string is the caller's mistake: -32602.
 inline elicit::tool<booking> book_shipment_call(const elicit::tool_call& call) {
   try {

@@ -1,9 +1,9 @@
 // redeem_voucher, written once (<elicit/state/tool.hpp>): "Redeem voucher CODE?", a confirmation whose
-// answer counts once across every instance of the server. At 2026-07-28 the answer comes back
-// with a sealed requestState that opens once, on whichever instance it reaches, through a replay
-// store every instance shares (Redis: ELICIT_REDIS_URL); the same answer sent again, to any
-// instance, is refused (-32602), and the log says why. At 2025-11-25 the question is pushed on the
-// call's stream and answered once by its nature.
+// answer counts once across every instance of the server. In rounds (a stateless client) the
+// answer comes back with a sealed requestState that opens once, on whichever instance it reaches,
+// through a replay store every instance shares (Redis: ELICIT_REDIS_URL); the same answer sent
+// again, to any instance, is refused (-32602), and the log says why. Pushed to a client with a
+// session, the question goes on the call's stream and is answered once by its nature.
 #pragma once
 
 #include <elicit/form/single.hpp>
