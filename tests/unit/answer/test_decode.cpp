@@ -2,6 +2,7 @@
 // round trip through to_content.
 #include "../../../samples/forms.hpp"
 #include "../support/forms.hpp"
+#include "../support/test_support.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -13,17 +14,9 @@
 using nlohmann::json;
 using namespace std::chrono;
 
-namespace {
+using test_support::content_violations;
 
-// The violations of an answer's content, as "pointer keyword" strings, in order.
-template <class Form>
-std::vector<std::string> broken(const json& content, elicit::decode_options options = {}) {
-  const auto d = elicit::decode_content<Form>(content, options);
-  std::vector<std::string> out;
-  for (const auto& v : d.violations()) out.push_back(std::string(v.pointer) + " " + std::string(v.keyword));
-  CHECK(d.has_value() == out.empty());
-  return out;
-}
+namespace {
 
 using strings = std::vector<std::string>;
 
@@ -123,11 +116,11 @@ TEST_CASE("type: an integer field takes 30, 30.0 and 1e3, never 12.5 or text") {
   json c = valid_plain();
   for (const json& ok : {json(30), json(30.0), json::parse("1e3"), json(-0.0)}) {
     c["count"] = ok;
-    CHECK(broken<forms::Plain>(c).empty());
+    CHECK(content_violations<forms::Plain>(c).empty());
   }
   for (const json& bad : {json(12.5), json("30"), json(true), json(nullptr), json::array(), json::object()}) {
     c["count"] = bad;
-    CHECK(broken<forms::Plain>(c) == strings{"/count type"});
+    CHECK(content_violations<forms::Plain>(c) == strings{"/count type"});
   }
 }
 
@@ -140,23 +133,23 @@ TEST_CASE("type: every other field rejects the wrong JSON type") {
     json c = valid_plain();
     c[key] = value;
     INFO(key << " = " << value.dump());
-    CHECK(broken<forms::Plain>(c) == strings{"/" + key + " type"});
+    CHECK(content_violations<forms::Plain>(c) == strings{"/" + key + " type"});
   }
 }
 
 TEST_CASE("an integer outside its C++ type is reported, never wrapped or truncated") {
   json c = valid_plain();
   c["count"] = 2147483648LL;
-  CHECK(broken<forms::Plain>(c) == strings{"/count maximum"});
+  CHECK(content_violations<forms::Plain>(c) == strings{"/count maximum"});
   c["count"] = -2147483649LL;
-  CHECK(broken<forms::Plain>(c) == strings{"/count minimum"});
+  CHECK(content_violations<forms::Plain>(c) == strings{"/count minimum"});
   c["count"] = 1e300;
-  CHECK(broken<forms::Plain>(c) == strings{"/count maximum"});
+  CHECK(content_violations<forms::Plain>(c) == strings{"/count maximum"});
   c = valid_plain();
   c["big"] = 18446744073709551615ULL;
-  CHECK(broken<forms::Plain>(c) == strings{"/big maximum"});
+  CHECK(content_violations<forms::Plain>(c) == strings{"/big maximum"});
   c["big"] = -9223372036854775807LL - 1;
-  CHECK(broken<forms::Plain>(c).empty());
+  CHECK(content_violations<forms::Plain>(c).empty());
 
   // With bounds of its own, the field names those.
   json a = {{"name", "Ada"}, {"post-code", "SW1A1AA"}, {"rating", 1}, {"age", 3000000000LL}};
@@ -171,21 +164,22 @@ TEST_CASE("an integer outside its C++ type is reported, never wrapped or truncat
             {"i32", 0},
             {"u32", 4294967295u},
             {"u64", 18446744073709551615ULL}};
-  CHECK(broken<forms::Narrow>(n).empty());
+  CHECK(content_violations<forms::Narrow>(n).empty());
   n["u8"] = 256;
   n["i8"] = -129;
   n["u32"] = -1;
-  CHECK(broken<forms::Narrow>(n) == strings{"/i8 minimum", "/u8 maximum", "/u32 minimum"});
+  CHECK(content_violations<forms::Narrow>(n) == strings{"/i8 minimum", "/u8 maximum", "/u32 minimum"});
 }
 
 TEST_CASE("minimum and maximum, integer and fractional, inclusive") {
   json c = {{"name", "Ada"}, {"post-code", "SW1A1AA"}, {"rating", 10}, {"age", 18}, {"score", 0.5}, {"tiny", 1e-7}};
-  CHECK(broken<forms::Annotated>(c).empty());
+  CHECK(content_violations<forms::Annotated>(c).empty());
   c["age"] = 17;
   c["score"] = 99.50000000000001;
   c["rating"] = 11;
   c["tiny"] = 2e-7;
-  CHECK(broken<forms::Annotated>(c) == strings{"/age minimum", "/score maximum", "/rating maximum", "/tiny maximum"});
+  CHECK(content_violations<forms::Annotated>(c) ==
+        strings{"/age minimum", "/score maximum", "/rating maximum", "/tiny maximum"});
   const auto d = elicit::decode_content<forms::Annotated>(c);
   CHECK(fmt::format("{}", d.violations()[0]) == "/age: age must be at least 18; got 17. (minimum)");
 }
@@ -193,14 +187,14 @@ TEST_CASE("minimum and maximum, integer and fractional, inclusive") {
 TEST_CASE("minLength and maxLength count code points, not bytes") {
   json c = {{"name", "Ada"}, {"post-code", "SW1A1AA"}, {"rating", 1}};
   c["unicode"] = "ÀÉÎÕÜàéî";  // 8 two-byte characters: fits maxLength 8
-  CHECK(broken<forms::Annotated>(c).empty());
+  CHECK(content_violations<forms::Annotated>(c).empty());
   c["unicode"] = "ÀÉÎÕÜàéîo";
-  CHECK(broken<forms::Annotated>(c) == strings{"/unicode maxLength"});
+  CHECK(content_violations<forms::Annotated>(c) == strings{"/unicode maxLength"});
   c["unicode"] = "😀😀😀😀😀😀😀😀";  // 8 four-byte characters
-  CHECK(broken<forms::Annotated>(c).empty());
+  CHECK(content_violations<forms::Annotated>(c).empty());
   c["name"] = "";
   c["post-code"] = "SW1";
-  CHECK(broken<forms::Annotated>(c) == strings{"/name minLength", "/post-code minLength"});
+  CHECK(content_violations<forms::Annotated>(c) == strings{"/name minLength", "/post-code minLength"});
   const auto d = elicit::decode_content<forms::Annotated>(c);
   CHECK(d.violations()[0].message == "Full name must be at least 1 character long; got 0 characters.");
 }
@@ -220,36 +214,40 @@ TEST_CASE("length bounds hold exactly at their edges, in code points of one to f
   };
   for (const std::string_view unit : {"a", "é", "中", "😀"}) {  // 1, 2, 3 and 4 bytes
     INFO("unit " << unit);
-    CHECK(broken<shipping::DeliveryAddress>(address(times(unit, 120), times(unit, 60), times(unit, 8))).empty());
-    CHECK(broken<shipping::DeliveryAddress>(address(times(unit, 121), times(unit, 60), times(unit, 8))) ==
+    CHECK(content_violations<shipping::DeliveryAddress>(address(times(unit, 120), times(unit, 60), times(unit, 8)))
+              .empty());
+    CHECK(content_violations<shipping::DeliveryAddress>(address(times(unit, 121), times(unit, 60), times(unit, 8))) ==
           strings{"/street maxLength"});
-    CHECK(broken<shipping::DeliveryAddress>(address(times(unit, 120), times(unit, 61), times(unit, 9))) ==
+    CHECK(content_violations<shipping::DeliveryAddress>(address(times(unit, 120), times(unit, 61), times(unit, 9))) ==
           strings{"/city maxLength", "/postcode maxLength"});
-    CHECK(broken<shipping::DeliveryAddress>(address("x", "y", times(unit, 5))).empty());
-    CHECK(broken<shipping::DeliveryAddress>(address("x", "y", times(unit, 4))) == strings{"/postcode minLength"});
+    CHECK(content_violations<shipping::DeliveryAddress>(address("x", "y", times(unit, 5))).empty());
+    CHECK(content_violations<shipping::DeliveryAddress>(address("x", "y", times(unit, 4))) ==
+          strings{"/postcode minLength"});
   }
   // A combining sequence counts each code point: e + U+0301 is two, so four of them fill 8.
-  CHECK(broken<shipping::DeliveryAddress>(address("x", "y", times("e\u0301", 4))).empty());
-  CHECK(broken<shipping::DeliveryAddress>(address("x", "y", times("e\u0301", 5))) == strings{"/postcode maxLength"});
+  CHECK(content_violations<shipping::DeliveryAddress>(address("x", "y", times("e\u0301", 4))).empty());
+  CHECK(content_violations<shipping::DeliveryAddress>(address("x", "y", times("e\u0301", 5))) ==
+        strings{"/postcode maxLength"});
   const auto d = elicit::decode_content<shipping::DeliveryAddress>(address(times("😀", 121), "y", "SW1A 1AA"));
   REQUIRE(d.violations().size() == 1);
   CHECK(d.violations()[0].message == "Street address must be at most 120 characters long; got 121 characters.");
   // An e-mail field with a length bound: both the length and the format are reported.
-  CHECK(broken<forms::SpecString>(json{{"value", "a@"}}) == strings{"/value minLength", "/value format"});
-  CHECK(broken<forms::SpecString>(json{{"value", "a@b.c" + std::string(46, 'o')}}) == strings{"/value maxLength"});
-  CHECK(broken<forms::SpecString>(json{{"value", "a@b.c" + std::string(45, 'o')}}).empty());
+  CHECK(content_violations<forms::SpecString>(json{{"value", "a@"}}) == strings{"/value minLength", "/value format"});
+  CHECK(content_violations<forms::SpecString>(json{{"value", "a@b.c" + std::string(46, 'o')}}) ==
+        strings{"/value maxLength"});
+  CHECK(content_violations<forms::SpecString>(json{{"value", "a@b.c" + std::string(45, 'o')}}).empty());
 }
 
 TEST_CASE("text that is not UTF-8 is a violation") {
   json c = valid_plain();
   c["text"] = std::string("caf\xc3", 4);
-  CHECK(broken<forms::Plain>(c) == strings{"/text type"});
+  CHECK(content_violations<forms::Plain>(c) == strings{"/text type"});
   c["text"] = std::string("\xed\xa0\x80");  // a surrogate, encoded
-  CHECK(broken<forms::Plain>(c) == strings{"/text type"});
+  CHECK(content_violations<forms::Plain>(c) == strings{"/text type"});
 }
 
 TEST_CASE("required, optional and default fields") {
-  CHECK(broken<forms::Plain>(json::object()) ==
+  CHECK(content_violations<forms::Plain>(json::object()) ==
         strings{"/flag required", "/count required", "/big required", "/ratio required", "/weight required",
                 "/text required", "/day required", "/moment required", "/mail required", "/link required"});
   const auto o = elicit::decode_content<forms::Optionals>(json{{"always", "x"}});
@@ -262,7 +260,8 @@ TEST_CASE("required, optional and default fields") {
   CHECK(p->maybe_count == 4);
   CHECK(p->maybe_day == year_month_day{year{2000}, January, day{1}});
   // null is not a value of an optional field's type (as a JSON Schema validator judges it).
-  CHECK(broken<forms::Optionals>(json{{"always", "x"}, {"maybe_text", nullptr}}) == strings{"/maybe_text type"});
+  CHECK(content_violations<forms::Optionals>(json{{"always", "x"}, {"maybe_text", nullptr}}) ==
+        strings{"/maybe_text type"});
 
   const auto a = elicit::decode_content<forms::Annotated>(json{{"name", "Ada"}, {"post-code", "AB123"}, {"rating", 0}});
   REQUIRE(a);
@@ -287,7 +286,8 @@ TEST_CASE("enum membership on wire values, never titles") {
   c["plain"] = "green";                          // case matters
   c["code"] = "beta";                            // the enumerator's name is not its wire value here
   c["priority"] = "low";                         // an enumerator that is not offered
-  CHECK(broken<forms::Choices>(c) == strings{"/plain enum", "/titled enum", "/priority enum", "/code enum"});
+  CHECK(content_violations<forms::Choices>(c) ==
+        strings{"/plain enum", "/titled enum", "/priority enum", "/code enum"});
 }
 
 TEST_CASE("multi-selects: every item, minItems and maxItems") {
@@ -305,22 +305,23 @@ TEST_CASE("multi-selects: every item, minItems and maxItems") {
   c["many"] = {"Red", "Purple", 3};
   c["some"] = json::array();
   c["few"] = {"normal", "high", "urgent"};
-  CHECK(broken<forms::Choices>(c) == strings{"/many/1 enum", "/many/2 type", "/some minItems", "/few maxItems"});
+  CHECK(content_violations<forms::Choices>(c) ==
+        strings{"/many/1 enum", "/many/2 type", "/some minItems", "/few maxItems"});
   c["many"] = "Red";
   c.erase("some");
   c.erase("few");
-  CHECK(broken<forms::Choices>(c) == strings{"/many type", "/few required"});
+  CHECK(content_violations<forms::Choices>(c) == strings{"/many type", "/few required"});
 }
 
 TEST_CASE("item bounds hold exactly at their edges") {
   // SpecUntitledMulti: items<1, 2>, a std::vector (repeats count); Pizza below: a std::set.
   using forms::SpecUntitledMulti;
-  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red"}}}).empty());
-  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red", "Blue"}}}).empty());
-  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red", "Red"}}}).empty());
-  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red", "Blue", "Green"}}}) == strings{"/value maxItems"});
-  CHECK(broken<SpecUntitledMulti>(json{{"value", {"Red", "Red", "Red"}}}) == strings{"/value maxItems"});
-  CHECK(broken<SpecUntitledMulti>(json{{"value", json::array()}}) == strings{"/value minItems"});
+  CHECK(content_violations<SpecUntitledMulti>(json{{"value", {"Red"}}}).empty());
+  CHECK(content_violations<SpecUntitledMulti>(json{{"value", {"Red", "Blue"}}}).empty());
+  CHECK(content_violations<SpecUntitledMulti>(json{{"value", {"Red", "Red"}}}).empty());
+  CHECK(content_violations<SpecUntitledMulti>(json{{"value", {"Red", "Blue", "Green"}}}) == strings{"/value maxItems"});
+  CHECK(content_violations<SpecUntitledMulti>(json{{"value", {"Red", "Red", "Red"}}}) == strings{"/value maxItems"});
+  CHECK(content_violations<SpecUntitledMulti>(json{{"value", json::array()}}) == strings{"/value minItems"});
   const auto d = elicit::decode_content<SpecUntitledMulti>(json{{"value", {"Red", "Blue", "Green"}}});
   REQUIRE(d.violations().size() == 1);
   CHECK(d.violations()[0].message == "Pick at most 2 for Color Selection; got 3.");
@@ -330,14 +331,14 @@ TEST_CASE("format: email") {
   for (const char* ok : {"a@b.co", "first.last+tag@sub.example.org", "x_y-z@a-b.example"}) {
     json c = valid_plain();
     c["mail"] = ok;
-    CHECK(broken<forms::Plain>(c).empty());
+    CHECK(content_violations<forms::Plain>(c).empty());
   }
   for (const char* bad :
        {"", "plain", "@b.co", "a@", "a@b", "a..b@c.de", ".a@b.co", "a@-b.co", "a b@c.de", "a@b_c.de"}) {
     json c = valid_plain();
     c["mail"] = bad;
     INFO(bad);
-    CHECK(broken<forms::Plain>(c) == strings{"/mail format"});
+    CHECK(content_violations<forms::Plain>(c) == strings{"/mail format"});
   }
 }
 
@@ -348,14 +349,14 @@ TEST_CASE("format: uri") {
     json c = valid_plain();
     c["link"] = ok;
     INFO(ok);
-    CHECK(broken<forms::Plain>(c).empty());
+    CHECK(content_violations<forms::Plain>(c).empty());
   }
   for (const char* bad : {"", "example.com", "/relative/path", "http://exa mple.com", "1http://a.b", "http://a.b/%zz",
                           "http://[::1/", "ht tp://a", "http://[vZ.x]/", "http://[v1.%41]/"}) {
     json c = valid_plain();
     c["link"] = bad;
     INFO(bad);
-    CHECK(broken<forms::Plain>(c) == strings{"/link format"});
+    CHECK(content_violations<forms::Plain>(c) == strings{"/link format"});
   }
 }
 
@@ -363,14 +364,14 @@ TEST_CASE("format: date is a real calendar date") {
   for (const char* ok : {"2024-02-29", "2000-02-29", "1999-12-31", "0001-01-01"}) {
     json c = valid_plain();
     c["day"] = ok;
-    CHECK(broken<forms::Plain>(c).empty());
+    CHECK(content_violations<forms::Plain>(c).empty());
   }
   for (const char* bad : {"2023-02-29", "1900-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-4-1", "24-01-01",
                           "2024-01-01T00:00:00Z", "2024/01/01", ""}) {
     json c = valid_plain();
     c["day"] = bad;
     INFO(bad);
-    CHECK(broken<forms::Plain>(c) == strings{"/day format"});
+    CHECK(content_violations<forms::Plain>(c) == strings{"/day format"});
   }
 }
 
@@ -401,7 +402,7 @@ TEST_CASE("format: date-time per RFC 3339, with offsets") {
     json c = valid_plain();
     c["moment"] = bad;
     INFO(bad);
-    CHECK(broken<forms::Plain>(c) == strings{"/moment format"});
+    CHECK(content_violations<forms::Plain>(c) == strings{"/moment format"});
   }
 }
 
@@ -409,14 +410,14 @@ TEST_CASE("unknown keys are ignored, or rejected with strict") {
   json c = valid_plain();
   c["extra"] = 1;
   c["a/b~c"] = true;
-  CHECK(broken<forms::Plain>(c).empty());
-  CHECK(broken<forms::Plain>(c, {.strict = true}) ==
+  CHECK(content_violations<forms::Plain>(c).empty());
+  CHECK(content_violations<forms::Plain>(c, {.strict = true}) ==
         strings{"/a~1b~0c additionalProperties", "/extra additionalProperties"});
 }
 
 TEST_CASE("all violations of one answer are reported, in field order") {
   json c = {{"street", 5}, {"postcode", "SW1A 1AAAA"}, {"country_code", "United Kingdom"}};
-  CHECK(broken<shipping::DeliveryAddress>(c) ==
+  CHECK(content_violations<shipping::DeliveryAddress>(c) ==
         strings{"/street type", "/city required", "/postcode maxLength", "/country_code enum"});
   const auto d = elicit::decode_content<shipping::DeliveryAddress>(c);
   CHECK(fmt::format("{}", d.violations()) ==
@@ -605,13 +606,13 @@ TEST_CASE("date fields start from their defaults, and decode to them when absent
 TEST_CASE("a float's bounds hold for the value it holds, after rounding") {
   // 0.1 rounds up to 0.100000001 as a float, past maximum 0.1: refused, so that what is
   // accepted always decodes again from its own to_content.
-  CHECK(broken<Rounded>(json{{"ratio", 0.1}}) == strings{"/ratio maximum"});
-  CHECK(broken<Rounded>(json{{"ratio", 0.05}}).empty());
+  CHECK(content_violations<Rounded>(json{{"ratio", 0.1}}) == strings{"/ratio maximum"});
+  CHECK(content_violations<Rounded>(json{{"ratio", 0.05}}).empty());
 }
 
 TEST_CASE("repeated choices do not make up a set's minimum") {
-  CHECK(broken<Pizza>(json{{"toppings", {"ham", "ham"}}}) == strings{"/toppings minItems"});
-  CHECK(broken<Pizza>(json{{"toppings", {"ham", "olives", "ham"}}}).empty());
+  CHECK(content_violations<Pizza>(json{{"toppings", {"ham", "ham"}}}) == strings{"/toppings minItems"});
+  CHECK(content_violations<Pizza>(json{{"toppings", {"ham", "olives", "ham"}}}).empty());
 }
 
 TEST_CASE("parse errors are reported in text that is always valid UTF-8") {

@@ -7,6 +7,7 @@
 #include "../../generator/lint_forms.hpp"
 #include "../support/forms.hpp"
 #include "../support/runtime_forms.hpp"
+#include "../support/test_support.hpp"
 
 #include <elicit/elicit.hpp>
 
@@ -29,6 +30,8 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 using namespace std::string_view_literals;
 
+using test_support::violation_keys;
+
 namespace {
 
 // A property of a form's schema as text, keys in the order the schema writes them.
@@ -42,14 +45,6 @@ template <class F>
 std::string required_of(const elicit::form<F>& f) {
   const ordered_json s = f.schema();
   return s.contains("required") ? s["required"].dump() : "none";
-}
-
-// The violations of a response as "pointer keyword" strings, in order.
-template <class R>
-std::vector<std::string> broken(const R& r) {
-  std::vector<std::string> out;
-  for (const auto& v : r.violations()) out.push_back(std::string(v.pointer) + " " + std::string(v.keyword));
-  return out;
 }
 
 using strings = std::vector<std::string>;
@@ -750,12 +745,13 @@ TEST_CASE("form: an option that was not offered is refused", "[form]") {
 
   const auto r = f.decode(accept(R"({"slot":"s-1000","party":2})"));
   CHECK(r.outcome() == elicit::outcome::invalid);
-  CHECK(broken(r) == strings{"/slot enum"});
+  CHECK(violation_keys(r) == strings{"/slot enum"});
   CHECK(r.violations()[0].message == R"(Time slot must be one of "9:00", "9:30"; got the text "s-1000".)");
-  CHECK(broken(f.decode(accept(R"({"slot":"9:00","party":2})"))) == strings{"/slot enum"});  // a title is no value
+  CHECK(violation_keys(f.decode(accept(R"({"slot":"9:00","party":2})"))) ==
+        strings{"/slot enum"});  // a title is no value
 
   const auto p = rt::picks_titled();
-  CHECK(broken(p.decode(accept(R"({"one":"r-17","many":["bug","nope"],"some":["s","x"]})"))) ==
+  CHECK(violation_keys(p.decode(accept(R"({"one":"r-17","many":["bug","nope"],"some":["s","x"]})"))) ==
         strings{"/many/1 enum", "/some/1 enum"});
   const auto picked = p.decode(accept(R"({"one":"r-42","many":[],"some":["l","s","l"]})"));
   REQUIRE(picked.accepted());
@@ -768,33 +764,35 @@ TEST_CASE("form: an option that was not offered is refused", "[form]") {
   CHECK(d->one.value == "green");
   CHECK(d->many == std::vector<elicit::choice>{{"docs"}});
   CHECK(*d->some == std::set<elicit::choice>{{"m"}, {"s"}});
-  CHECK(broken(rt::picks_defaults().decode(accept(R"({"some":["s"]})"))) == strings{"/some minItems"});
+  CHECK(violation_keys(rt::picks_defaults().decode(accept(R"({"some":["s"]})"))) == strings{"/some minItems"});
 }
 
 TEST_CASE("form: a value inside the compile-time range but outside the narrowed one is refused", "[form]") {
   const auto f = rt::booking();
   const auto r = f.decode(accept(R"({"slot":"s-0900","party":7})"));
-  CHECK(broken(r) == strings{"/party maximum"});
+  CHECK(violation_keys(r) == strings{"/party maximum"});
   CHECK(r.violations()[0].message == "Party size must be at most 6; got 7.");
 
   // The same answer, decoded with and without the narrowed form.
   const std::string text = accept(R"({"name":"Ada","post-code":"SW1A 1AA","rating":3,"age":100})");
   CHECK(elicit::decode<forms::Annotated>(text).accepted());
   const auto narrowed = rt::annotated_narrowed();
-  CHECK(broken(narrowed.decode(text)) == strings{"/age maximum"});
-  CHECK(broken(narrowed.decode(accept(R"({"name":"Ada","post-code":"SW1A 1AA","rating":3,"age":20})"))) ==
+  CHECK(violation_keys(narrowed.decode(text)) == strings{"/age maximum"});
+  CHECK(violation_keys(narrowed.decode(accept(R"({"name":"Ada","post-code":"SW1A 1AA","rating":3,"age":20})"))) ==
         strings{"/age minimum"});
-  CHECK(broken(narrowed.decode(accept(R"({"name":"A","post-code":"SW1AA","rating":6,"score":96.5})"))) ==
+  CHECK(violation_keys(narrowed.decode(accept(R"({"name":"A","post-code":"SW1AA","rating":6,"score":96.5})"))) ==
         strings{"/name minLength", "/score maximum", "/post-code minLength", "/rating maximum"});
   CHECK(elicit::decode<forms::Annotated>(accept(R"({"name":"A","post-code":"SW1AA","rating":6,"score":96.5})"))
             .accepted());
-  CHECK(broken(rt::choices_narrowed().decode_content(json{{"plain", "Red"},
-                                                          {"titled", "#FF0000"},
-                                                          {"size", "small"},
-                                                          {"code", "A"},
-                                                          {"many", json::array()},
-                                                          {"few", {"high", "urgent"}}})) == strings{"/few maxItems"});
-  CHECK(broken(rt::party_size_narrowed().decode(accept(R"({"party_size":7})"))) == strings{"/party_size maximum"});
+  CHECK(violation_keys(rt::choices_narrowed().decode_content(json{{"plain", "Red"},
+                                                                  {"titled", "#FF0000"},
+                                                                  {"size", "small"},
+                                                                  {"code", "A"},
+                                                                  {"many", json::array()},
+                                                                  {"few", {"high", "urgent"}}})) ==
+        strings{"/few maxItems"});
+  CHECK(violation_keys(rt::party_size_narrowed().decode(accept(R"({"party_size":7})"))) ==
+        strings{"/party_size maximum"});
 }
 
 TEST_CASE("form: a prefilled default fills an absent field", "[form]") {
@@ -848,7 +846,7 @@ TEST_CASE("form: decode(text), decode(json) and decode_content agree", "[form]")
     const auto from_json = f.decode(json::parse(text));
     CHECK(from_text.action() == from_json.action());
     CHECK(from_text.outcome() == from_json.outcome());
-    CHECK(broken(from_text) == broken(from_json));
+    CHECK(violation_keys(from_text) == violation_keys(from_json));
     std::vector<std::string> m1, m2;
     for (const auto& v : from_text.violations()) m1.emplace_back(v.message);
     for (const auto& v : from_json.violations()) m2.emplace_back(v.message);
@@ -859,14 +857,14 @@ TEST_CASE("form: decode(text), decode(json) and decode_content agree", "[form]")
     if (parsed.is_object() && parsed.value("action", "") == "accept" && parsed.contains("content")) {
       const auto content = f.decode_content(parsed["content"]);
       CHECK(content.has_value() == from_text.accepted());
-      CHECK(broken(content) == broken(from_text));
+      CHECK(violation_keys(content) == violation_keys(from_text));
     }
   }
   CHECK(f.decode(accept(R"({"slot":"s-0900","party":1})")).accepted());
   // Decode options pass through.
   const auto strict =
       f.decode(accept(R"({"slot":"s-0900","party":1,"extra":true})"), elicit::decode_options{.strict = true});
-  CHECK(broken(strict) == strings{"/extra additionalProperties"});
+  CHECK(violation_keys(strict) == strings{"/extra additionalProperties"});
 }
 
 TEST_CASE("form: an elicit::choice with no choices cannot be asked or decoded", "[form]") {
@@ -986,8 +984,8 @@ TEST_CASE("form: the protocol builders take a form", "[form]") {
              {"big", {{"action", "accept"}, {"content", {{"slot", "s-0900"}, {"party", 7}}}}},
              {"good", {{"action", "accept"}, {"content", {{"slot", "s-0900"}, {"party", 6}}}}},
              {"no", {{"action", "decline"}}}}}});
-  CHECK(broken(answers.get("late", f)) == strings{"/slot enum"});
-  CHECK(broken(answers.get("big", f)) == strings{"/party maximum"});
+  CHECK(violation_keys(answers.get("late", f)) == strings{"/slot enum"});
+  CHECK(violation_keys(answers.get("big", f)) == strings{"/party maximum"});
   const auto good = answers.get("good", f);
   REQUIRE(good.accepted());
   CHECK(good->email->str() == "ada@example.org");

@@ -2,6 +2,7 @@
 // alone, and elicit::single<Key, T, A...>, whose answer reads as its one value; as a plain form
 // and through elicit::form<F>.
 #include "../support/runtime_forms.hpp"
+#include "../support/test_support.hpp"
 
 #include <elicit/elicit.hpp>
 
@@ -17,15 +18,9 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 using namespace std::string_view_literals;
 
-namespace {
+using test_support::violation_keys;
 
-// The violations of a response as "pointer keyword" strings, in order.
-template <class R>
-std::vector<std::string> broken(const R& r) {
-  std::vector<std::string> out;
-  for (const auto& v : r.violations()) out.push_back(std::string(v.pointer) + " " + std::string(v.keyword));
-  return out;
-}
+namespace {
 
 using strings = std::vector<std::string>;
 
@@ -49,9 +44,9 @@ TEST_CASE("form: a confirmation is answered by its action alone", "[form]") {
   CHECK(elicit::decode_content<elicit::confirmation>(json::object()).has_value());
   // Content it did not ask for: ignored, or refused when strict.
   CHECK(elicit::decode<elicit::confirmation>(accept(R"({"x":1})")).accepted());
-  CHECK(broken(elicit::decode<elicit::confirmation>(accept(R"({"x":1})"), {.strict = true})) ==
+  CHECK(violation_keys(elicit::decode<elicit::confirmation>(accept(R"({"x":1})"), {.strict = true})) ==
         strings{"/x additionalProperties"});
-  CHECK(broken(elicit::decode<elicit::confirmation>(accept("3"))) == strings{" type"});
+  CHECK(violation_keys(elicit::decode<elicit::confirmation>(accept("3"))) == strings{" type"});
   CHECK(elicit::form_params<elicit::confirmation>("Delete the file?") ==
         ordered_json{{"mode", "form"},
                      {"message", "Delete the file?"},
@@ -70,9 +65,9 @@ TEST_CASE("form: a single value, whose answer reads as that value", "[form]") {
   CHECK(r.value().value == 4);
   CHECK(*r.operator->() == 4);  // `->` reaches the one value (answer/test_print.cpp: r->size())
   const auto big = elicit::decode<rt::PartySize>(accept(R"({"party_size":21})"));
-  CHECK(broken(big) == strings{"/party_size maximum"});
+  CHECK(violation_keys(big) == strings{"/party_size maximum"});
   CHECK(big.violations()[0].message == "Party size must be at most 20; got 21.");
-  CHECK(broken(elicit::decode<rt::PartySize>(accept("{}"))) == strings{"/party_size required"});
+  CHECK(violation_keys(elicit::decode<rt::PartySize>(accept("{}"))) == strings{"/party_size required"});
   CHECK(elicit::to_content(*r) == ordered_json{{"party_size", 4}});
 
   // Refined per request: a cap, a default.
@@ -95,7 +90,7 @@ TEST_CASE("form: a single value, whose answer reads as that value", "[form]") {
   REQUIRE(picked.accepted());
   const elicit::choice& c = *picked;
   CHECK(c.value == "s-0930");
-  CHECK(broken(s.decode(accept(R"({"slot":"s-1"})"))) == strings{"/slot enum"});
+  CHECK(violation_keys(s.decode(accept(R"({"slot":"s-1"})"))) == strings{"/slot enum"});
 
   // Other value types.
   using Agree = elicit::single<"agree", bool, elicit::default_value<true>>;

@@ -2,6 +2,8 @@
 // knows, by a function beside it (held_as, found by argument-dependent lookup) or by a
 // specialization of elicit::value_as; its schema, defaults, decoding, to_content and prefill are
 // the held type's.
+#include "../support/test_support.hpp"
+
 #include <elicit/elicit.hpp>
 
 #include <boost/pfr/ops.hpp>
@@ -17,17 +19,9 @@
 
 using nlohmann::json;
 
-namespace {
+using test_support::content_violations;
 
-// The violations of an answer's content, as "pointer keyword" strings, in order.
-template <class Form>
-std::vector<std::string> broken(const json& content, elicit::decode_options options = {}) {
-  const auto d = elicit::decode_content<Form>(content, options);
-  std::vector<std::string> out;
-  for (const auto& v : d.violations()) out.push_back(std::string(v.pointer) + " " + std::string(v.keyword));
-  CHECK(d.has_value() == out.empty());
-  return out;
-}
+namespace {
 
 using strings = std::vector<std::string>;
 
@@ -97,9 +91,10 @@ TEST_CASE("value_as: a strong type starts from its default, decodes, and is refu
   CHECK(!d->backup.has_value());
   CHECK(d->desk->v == "desk@example.org");
   CHECK(d->share->hundredths == 4000);
-  CHECK(broken<strong::Signup>(json{{"contact", "not an address"}, {"share", 101}}) ==
+  CHECK(content_violations<strong::Signup>(json{{"contact", "not an address"}, {"share", 101}}) ==
         strings{"/contact format", "/share maximum"});
-  CHECK(broken<strong::Signup>(json{{"contact", 7}, {"backup", "a-very-long-name@example.org"}, {"share", 1}}) ==
+  CHECK(content_violations<strong::Signup>(
+            json{{"contact", 7}, {"backup", "a-very-long-name@example.org"}, {"share", 1}}) ==
         strings{"/contact type", "/backup maxLength"});
   const auto wrong = elicit::decode_content<strong::Signup>(json{{"contact", 7}, {"share", 1}});
   REQUIRE(!wrong.violations().empty());
