@@ -11,9 +11,14 @@ Starts the server on a free loopback port and drives, over raw HTTP at 2026-07-2
   - multi_input's two questions asked together: one answered, the other still open, then both;
   - a task is its creator's: another principal's tasks/get, tasks/update and tasks/cancel get the
     error an unknown id gets; a client that does not declare the extension gets -32021;
-  - tasks/cancel of a waiting task: cancelled, its questions gone.
-Every tasks result (CreateTaskResult, GetTaskResult, UpdateTaskResult, CancelTaskResult) is
-validated against the extension's schema (tests/spec/extensions/tasks/schema.json; python3-jsonschema).
+  - tasks/cancel of a waiting task: cancelled, its questions gone;
+  - status notifications on a subscriptions/listen stream (SSE): the acknowledgement naming only
+    the caller's own task, the task as tasks/get has it, each change as it comes (a question
+    answered, the task cancelled), then the closing response and the stream's end; a listen for
+    tasks without the extension refused with -32021; a client leaving a stream in the middle.
+Every tasks result (CreateTaskResult, GetTaskResult, UpdateTaskResult, CancelTaskResult) and every
+notifications/tasks is validated against the extension's schema (tests/spec/extensions/tasks/
+schema.json), the acknowledgement and the closing response against 2026-07-28's (python3-jsonschema).
 Fails with the first broken expectation; the server's stderr must hold no sanitizer report.
 """
 import http.client
@@ -29,14 +34,15 @@ import time
 import jsonschema
 
 SERVER = sys.argv[1]
-SCHEMA = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec", "extensions", "tasks",
-                                     "schema.json")))
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec")
+SCHEMA = json.load(open(os.path.join(SPEC, "extensions", "tasks", "schema.json")))
+SCHEMA_2026 = json.load(open(os.path.join(SPEC, "2026-07-28", "schema.json")))
 validated = {}
 
 
-def validate(definition, value):
-    """`value` against the extension schema's $defs entry `definition`."""
-    validator = jsonschema.Draft202012Validator(dict(SCHEMA, **{"$ref": f"#/$defs/{definition}"}))
+def validate(definition, value, schema=SCHEMA):
+    """`value` against the $defs entry `definition` of `schema` (the extension's, by default)."""
+    validator = jsonschema.Draft202012Validator(dict(schema, **{"$ref": f"#/$defs/{definition}"}))
     errors = sorted(validator.iter_errors(value), key=str)
     if errors:
         raise AssertionError(f"{definition} does not validate: {errors[0].message}: {json.dumps(value)[:400]}")
@@ -60,8 +66,8 @@ def check(condition, what):
     print(f"ok   {what}")
 
 
-def rpc(method, params, tasks=True, who="Bearer alice"):
-    """One 2026-07-28 request; returns its JSON-RPC response."""
+def post(method, params, tasks=True, who="Bearer alice", request_id=None):
+    """Sends one 2026-07-28 request; returns the connection and its response, not read yet."""
     caps = {"elicitation": {"form": {}}}
     if tasks:
         caps["extensions"] = {TASKS: {}}
@@ -73,9 +79,15 @@ def rpc(method, params, tasks=True, who="Bearer alice"):
     if name is not None:
         headers["Mcp-Name"] = name
     conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
-    conn.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": next(ids), "method": method,
-                                                  "params": params}), headers=headers)
-    body = conn.getresponse().read().decode()
+    conn.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": next(ids) if request_id is None else request_id,
+                                                  "method": method, "params": params}), headers=headers)
+    return conn, conn.getresponse()
+
+
+def rpc(method, params, tasks=True, who="Bearer alice"):
+    """One 2026-07-28 request; returns its JSON-RPC response."""
+    conn, response = post(method, params, tasks, who)
+    body = response.read().decode()
     conn.close()
     response = json.loads(body)
     result = response.get("result")
@@ -194,6 +206,77 @@ def test_owner_and_capability():
           "tasks/cancel of a waiting task: cancelled, no question left")
 
 
+def next_event(stream):
+    """The next SSE event's JSON-RPC message on a listen stream (comments skipped), or None at its end."""
+    data = []
+    while True:
+        line = stream.readline().decode()
+        if line == "":
+            return None
+        line = line.rstrip("\r\n")
+        if line == "":
+            if data:
+                return json.loads("\n".join(data))
+            continue
+        if line.startswith("data:"):
+            data.append(line[5:].lstrip(" "))
+
+
+def task_notification(stream, sub_id):
+    n = next_event(stream)
+    validate("TaskStatusNotification", n)
+    check(n["params"]["_meta"] == {"io.modelcontextprotocol/subscriptionId": sub_id},
+          f"notifications/tasks ({n['params']['status']}) carries the subscription's id")
+    return n["params"]
+
+
+def test_listen():
+    print("-- status notifications on a subscriptions/listen stream")
+    task_id = rpc("tools/call", {"name": "book_shipment", "arguments": {}})["result"]["taskId"]
+    others = rpc("tools/call", {"name": "book_shipment", "arguments": {}}, who="Bearer mallory")["result"]["taskId"]
+    wait_for(task_id, ("input_required",))
+    conn, stream = post("subscriptions/listen", {"notifications": {"taskIds": [task_id, others, "no-such-task"]}},
+                        request_id="listen-1")
+    check(stream.status == 200 and stream.getheader("Content-Type") == "text/event-stream",
+          "subscriptions/listen answers with an SSE stream")
+    ack = next_event(stream)
+    validate("SubscriptionsAcknowledgedNotification", ack, SCHEMA_2026)
+    validate("TaskSubscriptionAcknowledgedNotifications", ack["params"]["notifications"])
+    check(ack["params"]["notifications"] == {"taskIds": [task_id]} and
+          ack["params"]["_meta"] == {"io.modelcontextprotocol/subscriptionId": "listen-1"},
+          "acknowledged first: the caller's own task alone (another's and an unknown id left out alike)")
+    first = task_notification(stream, "listen-1")
+    now = rpc("tasks/get", {"taskId": task_id})["result"]
+    check({k: v for k, v in first.items() if k != "_meta"} == {k: v for k, v in now.items()
+                                                               if k not in ("_meta", "resultType")},
+          "then the task as it is: what tasks/get returns")
+    rpc("tasks/update", {"taskId": task_id, "inputResponses": {"address": accept(ADDRESS)}})
+    seen = []
+    while not seen or seen[-1]["status"] != "input_required":
+        seen.append(task_notification(stream, "listen-1"))
+    check(list(seen[-1]["inputRequests"]) == ["slot"], f"each change as it comes: {[t['status'] for t in seen]}")
+    rpc("tasks/cancel", {"taskId": task_id})
+    check(task_notification(stream, "listen-1")["status"] == "cancelled", "the task's end is sent once")
+    closing = next_event(stream)
+    validate("SubscriptionsListenResultResponse", closing, SCHEMA_2026)
+    check(closing["id"] == "listen-1" and
+          closing["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "listen-1",
+          "no task left to watch: the subscription's closing response")
+    check(next_event(stream) is None, "and the stream's end")
+    conn.close()
+
+    e = rpc("subscriptions/listen", {"notifications": {"taskIds": [others]}}, tasks=False)["error"]
+    check(e["code"] == -32021 and TASKS in json.dumps(e["data"]), "a listen for tasks without the extension: -32021")
+
+    waiting = rpc("tools/call", {"name": "book_shipment", "arguments": {}})["result"]["taskId"]
+    conn, stream = post("subscriptions/listen", {"notifications": {"taskIds": [waiting]}})
+    next_event(stream)  # the acknowledgement
+    next_event(stream)  # the task as it is
+    conn.close()  # the client leaves in the middle
+    rpc("tasks/cancel", {"taskId": waiting})
+    check(rpc("tasks/get", {"taskId": waiting})["result"]["status"] == "cancelled", "a client left a stream: served on")
+
+
 def main():
     log = open("http_tasks.server.log", "w+")
     server = subprocess.Popen([SERVER, str(PORT)], stderr=log, env=dict(os.environ))
@@ -207,7 +290,10 @@ def main():
         test_book_shipment()
         test_partial_answers()
         test_owner_and_capability()
-        check(set(validated) == {"CreateTaskResult", "GetTaskResult", "UpdateTaskResult", "CancelTaskResult"},
+        test_listen()
+        check(set(validated) == {"CreateTaskResult", "GetTaskResult", "UpdateTaskResult", "CancelTaskResult",
+                                 "TaskStatusNotification", "SubscriptionsAcknowledgedNotification",
+                                 "TaskSubscriptionAcknowledgedNotifications", "SubscriptionsListenResultResponse"},
               f"every tasks result validated against the extension's schema: {validated}")
         check(server.poll() is None, "the server ran the whole time")
     finally:

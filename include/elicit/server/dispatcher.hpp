@@ -30,6 +30,7 @@
 #include <elicit/server/prompt_registry.hpp>
 #include <elicit/server/pushed_call.hpp>
 #include <elicit/server/rpc_error.hpp>
+#include <elicit/server/subscription.hpp>
 #include <elicit/server/task_store.hpp>
 #include <elicit/server/tool_call.hpp>
 #include <elicit/server/tool_registry.hpp>
@@ -39,6 +40,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -46,6 +49,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace elicit {
 
@@ -95,11 +99,13 @@ struct dispatched {
     answer,    // a client's response to a request of the server's, for the id in `id`: the transport's to match
     cancel,    // notifications/cancelled for the client's request `id`: stop serving it if it still runs
     push,      // a 2025-11-25 tools/call or prompts/get of a handler that asks: drive `call`
+    listen,    // a 2026-07-28 subscriptions/listen agreed to: keep `listen`'s stream open (changes())
   };
   kind what = kind::nothing;
-  nlohmann::ordered_json response;  // kind::response
-  nlohmann::json id;                // kind::answer and kind::cancel
-  std::optional<pushed_call> call;  // kind::push
+  nlohmann::ordered_json response;     // kind::response
+  nlohmann::json id;                   // kind::answer and kind::cancel
+  std::optional<pushed_call> call;     // kind::push
+  std::optional<subscription> listen;  // kind::listen
 };
 
 class dispatcher {
@@ -128,6 +134,22 @@ class dispatcher {
   // std::bad_alloc: every failure is an error response.
   [[nodiscard]] dispatched handle(const nlohmann::json& message, client_session& session,
                                   const std::string& principal) const;
+
+  // What subscription `s` sends now (<elicit/server/subscription.hpp>): a notifications/tasks
+  // for each task watched that changed since the last call (each, the first time), in the order
+  // the client named them. A task that ended is sent once more and no longer watched, a task
+  // gone is dropped. The task store out of reach: nothing this time (logged), the same tasks
+  // next time. Never throws but std::bad_alloc. Thread-safe for distinct subscriptions.
+  [[nodiscard]] std::vector<nlohmann::ordered_json> changes(subscription& s) const;
+  // The response that ends subscription `s` gracefully (SubscriptionsListenResult).
+  [[nodiscard]] nlohmann::ordered_json closing(const subscription& s) const {
+    nlohmann::ordered_json r = {{"_meta", {{subscription_id_key, s.id}}}};
+    return {{"jsonrpc", "2.0"},
+            {"id", s.id},
+            {"result", finish_result("subscriptions/listen", std::move(r), identity_.to_json())}};
+  }
+  // How often a transport calls changes() for each subscription it keeps.
+  [[nodiscard]] std::chrono::milliseconds notify_interval() const noexcept { return options_.tasks.notify_interval; }
 
  private:
   [[nodiscard]] static dispatched respond(nlohmann::ordered_json response) {
@@ -173,6 +195,8 @@ class dispatcher {
   }
   [[nodiscard]] dispatched task_request(const nlohmann::json& id, const std::string& method,
                                         const nlohmann::json& params, const std::string& principal) const;
+  [[nodiscard]] dispatched listen(const nlohmann::json& id, const nlohmann::json& params,
+                                  const std::string& principal) const;
   // What a 2026-07-28 state of this call is sealed for.
   [[nodiscard]] state_binding binding_of(std::string_view method, const std::string& name, const tool_call& call,
                                          const std::string& principal) const {
@@ -257,6 +281,7 @@ inline dispatched dispatcher::request(const nlohmann::json& id, const std::strin
     if (auto refused = unsupported_version(id, params)) return respond(std::move(*refused));
     if (method == "server/discover")
       return result(id, e, method, {{"supportedVersions", supported_versions}, {"capabilities", capabilities(e)}});
+    if (method == "subscriptions/listen") return listen(id, params, principal);
   } else {
     if (method == "initialize") {
       session.modes = modes_from_initialize(params);
@@ -347,6 +372,59 @@ inline dispatched dispatcher::task_request(const nlohmann::json& id, const std::
   } catch (...) {
     return respond(detail::failure_response(id, std::current_exception(), options_.log, method, ""));
   }
+}
+
+// subscriptions/listen (2026-07-28): the task ids asked for that the caller may see, watched;
+// the other notification types are left out of the agreement (this server's lists do not change).
+inline dispatched dispatcher::listen(const nlohmann::json& id, const nlohmann::json& params,
+                                     const std::string& principal) const {
+  const auto filter = params.find("notifications");
+  if (filter == params.end() || !filter->is_object())
+    return error(id, -32602, "Invalid params: notifications must be an object (the notification types listened for)");
+  dispatched d;
+  d.what = dispatched::kind::listen;
+  d.listen.emplace(subscription{id, principal, {}});
+  const auto asked = filter->find("taskIds");
+  if (asked == filter->end() || !serves_tasks(era::v2026_07_28)) return d;
+  if (!declares_extension(params, tasks_extension)) return tasks_undeclared(id, era::v2026_07_28);
+  if (!asked->is_array() || !std::all_of(asked->begin(), asked->end(), [](const auto& t) { return t.is_string(); }))
+    return error(id, -32602, "Invalid params: notifications.taskIds must be an array of task ids (strings)");
+  if (asked->size() > options_.tasks.max_watched)
+    return error(id, -32602,
+                 detail::message("Invalid params: a subscription watches at most ", options_.tasks.max_watched,
+                                 " tasks; ", asked->size(), " were named"));
+  try {
+    for (const auto& t : *asked) {
+      const std::string& task_id = t.get_ref<const std::string&>();
+      const bool named_before = std::any_of(d.listen->tasks.begin(), d.listen->tasks.end(),
+                                            [&](const subscription::watched& w) { return w.task_id == task_id; });
+      if (!named_before && tasks_->current(task_id, principal)) d.listen->tasks.push_back({task_id, 0});
+    }
+  } catch (const task_store_unavailable& failure) {
+    return respond(store_unavailable(id, failure));
+  }
+  return d;
+}
+
+inline std::vector<nlohmann::ordered_json> dispatcher::changes(subscription& s) const {
+  std::vector<nlohmann::ordered_json> sent;
+  try {
+    for (auto w = s.tasks.begin(); w != s.tasks.end();) {
+      const std::optional<task_record> r = tasks_->current(w->task_id, s.principal);
+      if (!r) {
+        w = s.tasks.erase(w);  // gone: its ttlMs passed
+        continue;
+      }
+      if (r->version != w->version) {
+        sent.push_back(s.notification(r->detailed()));
+        w->version = r->version;
+      }
+      w = is_terminal(r->status) ? s.tasks.erase(w) : w + 1;
+    }
+  } catch (const task_store_unavailable& e) {
+    options_.log(detail::message("tasks: a subscription's tasks were not read: ", e.what()));
+  }
+  return sent;
 }
 
 }  // namespace elicit

@@ -198,6 +198,31 @@ class stdio_connection {
       case dispatched::kind::answer: return deliver(d.id, std::move(message));
       case dispatched::kind::cancel: return cancel(d.id);
       case dispatched::kind::push: return drive(std::move(*d.call));
+      case dispatched::kind::listen: return listen(std::move(*d.listen));
+    }
+  }
+
+  // A subscription: acknowledged, then its tasks as they are now, then a tick every
+  // notify_interval while the transport waits for input. Counted with the waiting calls.
+  void listen(subscription s) {
+    if (calls_.size() + listens_.size() >= options_.max_waiting)
+      return send(busy_response(s.id, calls_.size() + listens_.size()));
+    send(s.acknowledged());
+    listens_.push_back(std::move(s));
+    tick();
+  }
+
+  // What every subscription sends now; the next tick an interval from now.
+  void tick() {
+    next_tick_ = clock::now() + server_.notify_interval();
+    for (auto s = listens_.begin(); s != listens_.end();) {
+      for (const nlohmann::ordered_json& n : server_.changes(*s)) send(n);
+      if (!s->ended()) {
+        ++s;
+        continue;
+      }
+      send(server_.closing(*s));
+      s = listens_.erase(s);
     }
   }
 
@@ -215,6 +240,8 @@ class stdio_connection {
   void cancel(const nlohmann::json& id) {
     for (waiting_call* c : calls_)
       if (c->id == id) c->cancelled = true;
+    // A subscription cancelled ends without a response, as a request cancelled does.
+    std::erase_if(listens_, [&](const subscription& s) { return s.id == id; });
   }
 
   void drive(pushed_call call) {
@@ -268,12 +295,14 @@ class stdio_connection {
       if (deadline && clock::now() >= *deadline) return withdraw(question, stop_reason::timed_out);
       auto until = deadline.value_or(clock::time_point::max());
       if (any_progress()) until = std::min(until, next_progress);
+      if (!listens_.empty()) until = std::min(until, next_tick_);
       if (!readable_until(until)) {
         if (any_progress() && clock::now() >= next_progress) {
           send_progress();
           // From now: after a call served inside this wait, no burst to catch up.
           next_progress = clock::now() + options_.progress_interval;
         }
+        if (!listens_.empty() && clock::now() >= next_tick_) tick();
         continue;
       }
       if (auto message = receive_available()) serve(std::move(*message));
@@ -297,8 +326,13 @@ class stdio_connection {
 
   // The next message, waiting as long as it takes; nothing once the input ended.
   std::optional<nlohmann::json> receive() {
-    while (!gone_)
+    while (!gone_) {
+      if (!listens_.empty() && !readable_until(next_tick_)) {
+        tick();
+        continue;
+      }
       if (auto message = receive_available()) return message;
+    }
     return std::nullopt;
   }
 
@@ -362,6 +396,8 @@ class stdio_connection {
   stdio_options options_;
   client_session session_;
   std::vector<waiting_call*> calls_;                // the calls waiting, innermost last
+  std::vector<subscription> listens_;               // the subscriptions open
+  clock::time_point next_tick_{};                   // when they are read next
   std::set<std::int64_t> asked_;                    // the questions sent and not answered
   std::map<std::int64_t, nlohmann::json> arrived_;  // answers that came while another call waited
   std::int64_t next_id_ = 1;

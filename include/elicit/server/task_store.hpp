@@ -62,6 +62,11 @@ struct task_options {
   std::chrono::milliseconds lease{std::chrono::minutes(10)};
   // The threads that run steps, made as they are needed.
   std::size_t threads = 4;
+  // How often a subscriptions/listen stream reads the tasks it watches, to send a
+  // notifications/tasks for each that changed (on any instance): how late a notification may be.
+  std::chrono::milliseconds notify_interval{250};
+  // The most tasks one subscription watches: a listen naming more is refused (-32602).
+  std::size_t max_watched = 64;
   // The most a record may take as JSON (the call's params, the answers given, the result): past
   // it a call is refused, answers are refused, a result fails the task, each with its error.
   std::size_t max_record_bytes = std::size_t{256} * 1024;

@@ -5,6 +5,7 @@
 // holds for both runs on both (`transport`); what only the Asio one does: asio/test_stdio.cpp.
 // Every read is bounded in time: a transport that fails to answer fails the test, never hangs.
 #include "../support/stdio_client.hpp"
+#include "../support/task_fixture.hpp"
 
 #include <elicit/server/asio/stdio.hpp>
 #include <elicit/server/stdio.hpp>
@@ -250,4 +251,59 @@ TEST_CASE("stdio transports: a call refused (too many waiting, an id in use) nev
   CHECK(c.next()["result"]["content"][0]["text"] == "booked");
   c.join();
   CHECK(ran == 1);
+}
+
+TEST_CASE(
+    "stdio transports: subscriptions/listen sends a task's changes, then its closing, and a cancelled one nothing "
+    "more") {
+  served s;
+  s.server.tools().add(task_fixture::task_spec("reserve_task", elicit::task_support::optional), reserve);
+  client c(s.server, {}, each_transport());
+  c.send(request(1, "tools/call", task_fixture::task_call("reserve_task")));
+  const std::string id = c.next()["result"]["taskId"];
+  json listen = {{"_meta", task_fixture::tasks_meta()}, {"notifications", {{"taskIds", {id}}}}};
+  c.send(request("sub", "subscriptions/listen", listen));
+  json ack = c.next();
+  CHECK(ack["method"] == "notifications/subscriptions/acknowledged");
+  CHECK(ack["params"]["notifications"]["taskIds"] == json{id});
+  // The task as it is, then each change: until it asks.
+  json n = c.next();
+  while (n["params"]["status"] != "input_required") n = c.next();
+  CHECK(n["method"] == "notifications/tasks");
+  CHECK(n["params"]["_meta"][elicit::subscription_id_key] == "sub");
+  CHECK(n["params"]["inputRequests"].contains("table"));
+  const json valid = {{"action", "accept"}, {"content", {{"guests", 3}}}};
+  c.send(request(2, "tasks/update", task_fixture::task_params(id, {{"inputResponses", {{"table", valid}}}})));
+  // The ack and the notifications, in the order they come, to the closing response.
+  bool acked = false;
+  std::string last_status;
+  for (json m = c.next();; m = c.next()) {
+    if (m.contains("method")) {
+      last_status = m["params"]["status"];
+      continue;
+    }
+    if (m["id"] == 2) {
+      acked = true;
+      continue;
+    }
+    CHECK(m["id"] == "sub");
+    CHECK(m["result"]["_meta"][elicit::subscription_id_key] == "sub");
+    break;
+  }
+  CHECK(acked);
+  CHECK(last_status == "completed");
+
+  // A subscription cancelled ends without a response: the ping's answer is all that comes.
+  c.send(request(3, "tools/call", task_fixture::task_call("reserve_task")));
+  const std::string other = c.next()["result"]["taskId"];
+  listen["notifications"]["taskIds"] = {other};
+  c.send(request("sub2", "subscriptions/listen", listen));
+  CHECK(c.next()["method"] == "notifications/subscriptions/acknowledged");
+  c.send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", "sub2"}}}});
+  c.send(request("p", "ping", {{"_meta", meta_2026()}}));
+  for (json m = c.next();; m = c.next()) {
+    CHECK(m["id"] != "sub2");
+    if (m["id"] == "p") break;
+  }
+  c.join();
 }

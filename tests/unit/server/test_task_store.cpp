@@ -3,7 +3,7 @@
 // tasks/update (an invalid answer asked again under a new key), cancellation reaching a plain
 // tool's stop token, every refusal in its words (undeclared extension, another principal, an
 // unknown id, a full store, a record too large), and the memory store's bounds and expiry.
-#include "../support/server_fixture.hpp"
+#include "../support/task_fixture.hpp"
 
 #include <elicit/server/dispatcher.hpp>
 #include <elicit/server/task_store.hpp>
@@ -18,53 +18,7 @@
 #include <thread>
 
 using namespace server_fixture;
-
-namespace {
-
-json tasks_meta() {
-  json m = meta_2026();
-  m[elicit::meta_key::client_capabilities]["extensions"] = {{elicit::tasks_extension, json::object()}};
-  return m;
-}
-
-json task_call(std::string tool, json arguments = json::object()) {
-  json p = call_params(std::move(tool), std::move(arguments));
-  p["_meta"] = tasks_meta();
-  return p;
-}
-
-json task_params(const std::string& id, json more = json::object()) {
-  more["taskId"] = id;
-  more["_meta"] = tasks_meta();
-  return more;
-}
-
-ordered_json send(const elicit::dispatcher& d, const json& message, const std::string& principal = "alice") {
-  elicit::client_session s;
-  const elicit::dispatched out = d.handle(message, s, principal);
-  REQUIRE(out.what == elicit::dispatched::kind::response);
-  return out.response;
-}
-
-// tasks/get until the status is one of `statuses` (steps run on the dispatcher's threads).
-ordered_json wait_for(const elicit::dispatcher& d, const std::string& id, std::initializer_list<std::string> statuses) {
-  for (int i = 0; i < 500; ++i) {
-    const ordered_json t = send(d, request(1, "tasks/get", task_params(id))).at("result");
-    for (const std::string& s : statuses)
-      if (t.at("status") == s) return t;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  FAIL("the task did not reach the status asked for");
-  return {};
-}
-
-elicit::tool_spec task_spec(std::string name, elicit::task_support support) {
-  elicit::tool_spec spec{.name = std::move(name), .description = "A task."};
-  spec.task = support;
-  return spec;
-}
-
-}  // namespace
+using namespace task_fixture;
 
 TEST_CASE("tasks: a tool that asks, run as a task: its questions are inputRequests, re-asked under a new key") {
   served s;

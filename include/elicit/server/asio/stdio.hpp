@@ -202,6 +202,7 @@ class async_stdio_connection : public std::enable_shared_from_this<async_stdio_c
       case dispatched::kind::answer: return deliver(d.id, std::move(message));
       case dispatched::kind::cancel: return cancel(d.id);
       case dispatched::kind::push: return start(std::move(*d.call));
+      case dispatched::kind::listen: return start_listening(std::move(*d.listen));
     }
   }
 
@@ -234,15 +235,38 @@ class async_stdio_connection : public std::enable_shared_from_this<async_stdio_c
   // completion handler keeps alive until the coroutine has ended (a signal freed while bound is
   // a use after free).
   void start(pushed_call call) {
-    if (calls_.size() >= options_.max_waiting) return write(busy_response(call.id(), calls_.size()));
-    std::string key = call.id().dump();
-    if (calls_.count(key) != 0)
-      return write(rpc_error(-32600, message("Invalid Request: request ", shown(key),
-                                             " is still running; a request's id is new while it runs"))
-                       .response(call.id()));
+    const nlohmann::json id = call.id();
+    if (!may_start(id)) return;
+    std::string key = id.dump();
+    auto running = drive(shared_from_this(), std::move(call), key);
+    spawn(std::move(running), std::move(key));
+  }
+
+  // A subscription, run as a call is: in a coroutine of its own, counted with the calls, stopped
+  // by notifications/cancelled (without a response) and when the input ends.
+  void start_listening(subscription s) {
+    if (!may_start(s.id)) return;
+    std::string key = s.id.dump();
+    auto running = listening(shared_from_this(), std::move(s));
+    spawn(std::move(running), std::move(key));
+  }
+
+  // Whether a request of `id` may run now: one more than max_waiting, or an id in use, is refused.
+  bool may_start(const nlohmann::json& id) {
+    if (calls_.size() >= options_.max_waiting) {
+      write(busy_response(id, calls_.size()));
+      return false;
+    }
+    if (calls_.count(id.dump()) == 0) return true;
+    write(rpc_error(-32600, message("Invalid Request: request ", shown(id.dump()),
+                                    " is still running; a request's id is new while it runs"))
+              .response(id));
+    return false;
+  }
+
+  void spawn(boost::asio::awaitable<void> running, std::string key) {
     auto signal = std::make_shared<boost::asio::cancellation_signal>();
     calls_.emplace(key, running_call{signal, 0});
-    auto running = drive(shared_from_this(), std::move(call), key);  // before the handler below takes the key
     boost::asio::co_spawn(
         executor_, std::move(running),
         boost::asio::bind_cancellation_slot(signal->slot(), [self = shared_from_this(), signal,
@@ -251,6 +275,22 @@ class async_stdio_connection : public std::enable_shared_from_this<async_stdio_c
           self->changed_.cancel();
           if (failure) self->log_failure(failure);
         }));
+  }
+
+  // `self` keeps the connection for as long as the subscription is open: its acknowledgement,
+  // then what changes() says every notify_interval, and its closing response once it ended.
+  boost::asio::awaitable<void> listening(std::shared_ptr<async_stdio_connection> /*self*/, subscription s) {
+    write(s.acknowledged());
+    boost::asio::steady_timer tick(executor_);
+    for (;;) {
+      for (const nlohmann::ordered_json& n : server_.changes(s)) write(n);
+      if (s.ended()) break;
+      tick.expires_after(server_.notify_interval());
+      co_await tick.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+      if ((co_await boost::asio::this_coro::cancellation_state).cancelled() != boost::asio::cancellation_type::none)
+        co_return;  // cancelled, or the input ended: no response
+    }
+    write(server_.closing(s));
   }
 
   // `self` keeps the connection for as long as the call runs.

@@ -93,14 +93,28 @@ class task_runner {
 
   // tasks/get: the DetailedTask. Throws rpc_error (task_not_found), task_store_unavailable.
   [[nodiscard]] nlohmann::ordered_json get(const nlohmann::json& params, const std::string& principal) {
-    task_record r = owned(params, principal);
-    if (r.status == task_status::working && task_clock_ms() > r.lease_ms && !runs_here(r.id))
-      r = settle(std::move(r), [](task_record& t) {
+    std::optional<task_record> r = current(text_of(params), principal);
+    if (!r) throw task_not_found();
+    return r->detailed();
+  }
+
+  // Task `id` as `principal` sees it now (a working task whose lease ran out on another
+  // instance is failed first), or nothing: unknown, gone or another's. Throws
+  // task_store_unavailable.
+  [[nodiscard]] std::optional<task_record> current(const std::string& id, const std::string& principal) {
+    if (id.empty()) return std::nullopt;
+    std::optional<task_record> r = store_->find(id);
+    if (!r || r->owner != principal) return std::nullopt;
+    if (r->status != task_status::working || task_clock_ms() <= r->lease_ms || runs_here(r->id)) return r;
+    try {
+      return settle(std::move(*r), [](task_record& t) {
         t.status = task_status::failed;
         t.status_message = "The server that ran this task stopped before it ended.";
         t.error = rpc_error(-32603, "Internal error: the task's server stopped").response(nullptr).at("error");
       });
-    return r.detailed();
+    } catch (const rpc_error&) {
+      return std::nullopt;  // gone meanwhile
+    }
   }
 
   // tasks/update: the answers to open input requests are kept; the others are ignored. When

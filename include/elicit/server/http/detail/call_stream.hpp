@@ -61,28 +61,43 @@ struct watch_state {
   std::size_t room = 0;   // how many of them the connection's read buffer can take
 };
 
-// Watches a stream's socket while its call runs: the client's end of file (or a reset) cancels
-// the call at once. A wake-up with nothing to read (the reactor may report one) waits again.
-// Bytes to read are a pipelined next request: they are kept in `pipelined` (given to the
-// connection's buffer when the call ends) and the watch goes on, so that no byte sent before a
-// leave hides the leave. More than the read buffer holds ends the call as a leave does.
-inline void watch_leave(session_table& sessions, const std::shared_ptr<call_in_flight>& flight,
-                        boost::asio::ip::tcp::socket& socket, const std::shared_ptr<watch_state>& watch) {
+// Watches a stream's socket while it is open: the client's end of file (or a reset) calls
+// `leave` at once (a call is cancelled, a subscription ends). A wake-up with nothing to read (the
+// reactor may report one) waits again. Bytes to read are a pipelined next request: they are kept
+// in `pipelined` (given to the connection's buffer when the stream ends) and the watch goes on,
+// so that no byte sent before a leave hides the leave. More than the read buffer holds is a leave.
+template <class Leave>
+void watch_leave(boost::asio::ip::tcp::socket& socket, const std::shared_ptr<watch_state>& watch, Leave leave) {
   socket.async_wait(boost::asio::ip::tcp::socket::wait_read,
-                    [&sessions, flight, &socket, watch](boost::beast::error_code ec) {
-                      if (ec || watch->ended) return;  // the call ended first
+                    [&socket, watch, leave = std::move(leave)](boost::beast::error_code ec) mutable {
+                      if (ec || watch->ended) return;  // the stream ended first
                       std::array<char, 4096> bytes{};
                       const ssize_t n = ::recv(socket.native_handle(), bytes.data(), bytes.size(), MSG_DONTWAIT);
                       const bool again = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
                       const bool taken = n > 0 && watch->pipelined.size() + static_cast<std::size_t>(n) <= watch->room;
                       if (taken) watch->pipelined.append(bytes.data(), static_cast<std::size_t>(n));
                       if (again || taken) {
-                        watch_leave(sessions, flight, socket, watch);
+                        watch_leave(socket, watch, std::move(leave));
                         return;
                       }
                       watch->gone = true;  // the end of file, a reset, or more pipelined than a request may hold
-                      sessions.cancel(flight);
+                      leave();
                     });
+}
+
+// The bytes a stream's watch read of the client's next request, given to the connection's buffer.
+inline void take_pipelined(boost::beast::flat_buffer& buffer, const watch_state& watch) {
+  if (watch.pipelined.empty()) return;
+  buffer.commit(boost::asio::buffer_copy(buffer.prepare(watch.pipelined.size()), boost::asio::buffer(watch.pipelined)));
+}
+
+// The end of a stream's chunks (HTTP/1.1): false when it could not be written.
+inline boost::asio::awaitable<bool> write_last_chunk(stream_type& stream, const http_options& options) {
+  stream.expires_after(options.write_timeout);
+  const auto chunk_last = bhttp::make_chunk_last();
+  auto [ec, n] = co_await boost::asio::async_write(stream, chunk_last, no_throw);
+  stream.expires_never();
+  co_return !ec;
 }
 
 // The head of a call's SSE stream. A coroutine of its own: the response and its serializer live
@@ -239,15 +254,16 @@ class call_stream {
   bool broken_ = false;
 };
 
-// Streams a pushed call on the connection: false when the connection cannot go on.
+// Streams the pushed call of `in` on the connection: false when the connection cannot go on.
+// `in` is the connection's, and the call is used where it is (every byte a frame keeps is kept
+// for as long as the question waits): its running coroutine takes it.
 inline boost::asio::awaitable<bool> stream_call(shared_state& state, stream_type& stream,
-                                                boost::beast::flat_buffer& buffer, routed in, unsigned version,
+                                                boost::beast::flat_buffer& buffer, routed& in, unsigned version,
                                                 bool persistent) {
   const framing how = version >= 11 ? framing::chunked : framing::until_close;
   if (how == framing::until_close) persistent = false;  // the stream's end is the connection's
   const auto executor = co_await boost::asio::this_coro::executor;
-  pushed_call call = std::move(*in.push);
-  in.push.reset();
+  pushed_call& call = *in.push;
   const nlohmann::json call_id = call.id();
   const std::shared_ptr<call_in_flight> flight = state.sessions.begin_call(in.s, call.id(), in.request_bytes, executor);
   const http_options& options = state.options;
@@ -270,7 +286,7 @@ inline boost::asio::awaitable<bool> stream_call(shared_state& state, stream_type
   const auto watch = std::make_shared<watch_state>();
   watch->room = buffer.max_size() - buffer.size();
   boost::asio::ip::tcp::socket& socket = stream.socket();
-  watch_leave(state.sessions, flight, socket, watch);
+  watch_leave(socket, watch, [&sessions = state.sessions, flight] { sessions.cancel(flight); });
   // However the call ends (an exception included), its cancellation reaches no handler any more
   // and the watch for the client's leave ends before the socket can go.
   struct watch_end {
@@ -296,6 +312,7 @@ inline boost::asio::awaitable<bool> stream_call(shared_state& state, stream_type
     const std::string method = call.method();
     call_stream streaming(state, flight, stream, how);
     auto running = streaming.run(std::move(call));
+    in.push.reset();  // moved into the running coroutine's frame
     auto token = boost::asio::bind_cancellation_slot(flight->cancel.slot(), boost::asio::use_awaitable);
     try {
       response = co_await boost::asio::co_spawn(executor, std::move(running), std::move(token));
@@ -306,18 +323,12 @@ inline boost::asio::awaitable<bool> stream_call(shared_state& state, stream_type
   }
   if (broken) co_return false;  // a write failed or was cut: the stream cannot go on
   if (watch->gone) co_return false;
-  if (!watch->pipelined.empty())  // the next request's first bytes, read by the watch
-    buffer.commit(
-        boost::asio::buffer_copy(buffer.prepare(watch->pipelined.size()), boost::asio::buffer(watch->pipelined)));
+  take_pipelined(buffer, *watch);  // the next request's first bytes, read by the watch
   std::string last = response ? sse_event(text(*response)) : std::string();
   response.reset();
   if (!last.empty() && co_await write_event(stream, std::move(last), options.write_timeout, how)) co_return false;
   if (how == framing::until_close) co_return false;
-  stream.expires_after(options.write_timeout);
-  const auto chunk_last = bhttp::make_chunk_last();
-  auto [ec, n] = co_await boost::asio::async_write(stream, chunk_last, no_throw);
-  stream.expires_never();
-  co_return !ec && persistent;
+  co_return co_await write_last_chunk(stream, options) && persistent;
 }
 
 }  // namespace elicit::detail::http

@@ -1,11 +1,13 @@
 // One connection of the HTTP transport: requests one after another (persistent), each within the
 // request deadline from its first byte, and between them an idle wait of at most the idle
-// timeout; a 2025-11-25 call that asks streamed on it; a 2026-07-28 request whose tools block
-// answered on the blocking executor, the connection's coroutine waiting without a thread.
+// timeout; a 2025-11-25 call that asks streamed on it, and a 2026-07-28 subscriptions/listen; a
+// 2026-07-28 request whose tools block answered on the blocking executor, the connection's
+// coroutine waiting without a thread.
 // Machinery of <elicit/server/http/server.hpp>.
 #pragma once
 
 #include <elicit/server/http/detail/call_stream.hpp>
+#include <elicit/server/http/detail/listen_stream.hpp>
 #include <elicit/server/http/detail/request_reader.hpp>
 #include <elicit/server/http/detail/routes.hpp>
 #include <elicit/server/http/detail/shared_state.hpp>
@@ -74,7 +76,11 @@ inline boost::asio::awaitable<void> serve_connection(shared_state& state, boost:
       }
     }
     if (r.push) {
-      if (!co_await stream_call(state, stream, buffer, std::move(r), version, persistent)) break;
+      if (!co_await stream_call(state, stream, buffer, r, version, persistent)) break;
+      continue;
+    }
+    if (r.listen) {
+      if (!co_await stream_listen(state, stream, buffer, *r.listen, version, persistent)) break;
       continue;
     }
     const bool keep = persistent && !r.close;

@@ -18,6 +18,7 @@
 #include <elicit/server/http/detail/header_checks.hpp>
 #include <elicit/server/http/detail/shared_state.hpp>
 #include <elicit/server/rpc_error.hpp>
+#include <elicit/server/subscription.hpp>
 
 #include <boost/asio/ip/address.hpp>
 #include <boost/beast/http/message.hpp>
@@ -60,16 +61,18 @@ inline nlohmann::ordered_json transport_error(int code, const std::string& messa
 }
 
 // What the transport does with one request: answer it (`res`; `close`: then close the
-// connection, a refusal), stream a 2025-11-25 call (`push`, of session `s`), or answer a
-// 2026-07-28 request off the connection's thread (`later`, when http_options::blocking is set).
+// connection, a refusal), stream a 2025-11-25 call (`push`, of session `s`), answer a 2026-07-28
+// request off the connection's thread (`later`, when http_options::blocking is set), or keep a
+// 2026-07-28 subscription's stream open (`listen`).
 struct routed {
   std::optional<response> res;
   bool close = false;
-  std::optional<pushed_call> push;
+  std::unique_ptr<pushed_call> push;  // a pointer: a routed lives in every connection's frame
   std::shared_ptr<session> s;
   std::size_t request_bytes = 0;  // the body's length: what a streamed call holds of its request
   std::optional<nlohmann::json> later;
   std::string principal;
+  std::unique_ptr<subscription> listen;  // a 2026-07-28 subscriptions/listen: keep its stream open
 };
 
 inline routed answer_with(response res, bool close = false) {
@@ -268,7 +271,12 @@ class routes {
   // A 2026-07-28 request's answer, with its HTTP status.
   routed answered_2026(unsigned version, const nlohmann::json& message, const std::string& principal) const {
     client_session none;
-    const dispatched d = state_.server.handle(message, none, principal);
+    dispatched d = state_.server.handle(message, none, principal);
+    if (d.what == dispatched::kind::listen) {
+      routed r;
+      r.listen = std::make_unique<subscription>(std::move(*d.listen));
+      return r;
+    }
     if (d.what != dispatched::kind::response) return answer_with(json_response(version, 202));
     return answer_with(json_response(version, status_of(d.response), d.response));
   }
@@ -313,11 +321,12 @@ class routes {
       case dispatched::kind::cancel: state_.sessions.cancel(*s, d.id); break;
       case dispatched::kind::push: {
         routed r;
-        r.push = std::move(d.call);
+        r.push = std::make_unique<pushed_call>(std::move(*d.call));
         r.s = std::move(s);
         r.request_bytes = req.body().size();
         return r;
       }
+      case dispatched::kind::listen:  // 2026-07-28's alone: not in a session
       case dispatched::kind::nothing: break;
     }
     return answer_with(json_response(req.version(), 202));
