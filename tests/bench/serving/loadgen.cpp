@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <iostream>
@@ -39,6 +40,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace asio = boost::asio;
@@ -185,18 +187,33 @@ const options* opts = nullptr;
 // ends, and no two phases ever use one connection.
 bool stopping = false;
 
-// One keep-alive connection from a given loopback source address.
+// One keep-alive connection from a given loopback source address, kept as Node's fetch (undici)
+// keeps one: idle, it is reused only within the server's announced Keep-Alive timeout less one
+// second (4 s when the server announces none), and is otherwise opened anew before a request.
 struct connection {
   beast::tcp_stream stream;
   beast::flat_buffer buffer;
   asio::ip::address_v4 source;
   bool open = false;
+  std::chrono::steady_clock::time_point idle_since{};
+  std::chrono::milliseconds reusable_for{0};  // from idle_since
 
   connection(asio::any_io_executor ex, asio::ip::address_v4 src) : stream(ex), source(src) {}
 
   void expire() { stream.expires_after(std::chrono::milliseconds(static_cast<long>(opts->timeout * 1000))); }
 
+  // The response just read left the connection idle: how long it may be reused, by its
+  // Keep-Alive header's timeout, as undici reads it.
+  void idle(std::string_view keep_alive) {
+    idle_since = std::chrono::steady_clock::now();
+    std::chrono::milliseconds hinted{4000};
+    if (const auto at = keep_alive.find("timeout="); at != std::string_view::npos)
+      hinted = std::chrono::seconds(std::atol(std::string(keep_alive.substr(at + 8)).c_str()));
+    reusable_for = hinted - std::chrono::milliseconds(1000);
+  }
+
   awaitable<void> ensure() {
+    if (open && std::chrono::steady_clock::now() - idle_since >= reusable_for) close();  // undici's rule
     if (open) co_return;
     if (stopping) throw failure("stopped");
     buffer.clear();
@@ -303,15 +320,14 @@ struct exchange {
     co_return ec;
   }
 
-  // A keep-alive connection the server closed while it was idle is opened again and the
-  // request sent once more, as any HTTP client does.
+  // Sent once: a POST is not sent again on an error (Node's fetch and the SDKs do not resend
+  // one), so a keep-alive connection the server closed without saying so is a load error.
   awaitable<void> send(const request& r) {
     const bool reused = c.open;
     beast::error_code ec = co_await attempt(r);
     if (ec && reused && ec != beast::error::timeout) {
       c.close();
-      fresh();
-      ec = co_await attempt(r);
+      throw failure("reused connection: " + ec.message());
     }
     if (ec) {
       c.close();
@@ -356,6 +372,7 @@ struct exchange {
       if (!m) break;
     }
     if (!p().get().keep_alive()) c.close();
+    else c.idle(p().get()[http::field::keep_alive]);
   }
 
   // The next message that is the response to `id` (requests and notifications before it are

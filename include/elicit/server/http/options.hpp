@@ -68,7 +68,9 @@ struct http_options {
   std::chrono::seconds request_timeout{3};
   // How long a persistent connection may wait for its next request's first byte, announced in
   // every response that keeps it (Keep-Alive: timeout=N) so that a client does not send on a
-  // connection the server is closing.
+  // connection the server is closing. The server waits a second more than it announces (a client
+  // counts from when it read the response); it closes a connection only between requests, and a
+  // response after which it closes says Connection: close.
   std::chrono::seconds idle_timeout{30};
   std::chrono::seconds write_timeout{10};  // for each response or event written
   // Who calls, from a request's header fields: the principal every sealed state is bound to and

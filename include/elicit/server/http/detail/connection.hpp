@@ -16,6 +16,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <chrono>
 #include <exception>
 #include <optional>
 #include <string>
@@ -48,8 +49,12 @@ inline boost::asio::awaitable<void> serve_connection(shared_state& state, boost:
   boost::beast::flat_buffer buffer(read_buffer_limit);
   const http_options& options = state.options;
   for (bool first = true;; first = false) {
-    // Between two requests (none pipelined): idle, up to the idle timeout, until one begins.
-    if (!first && buffer.size() == 0 && !co_await next_request_begins(stream, buffer, options.idle_timeout)) break;
+    // Between two requests (none pipelined): idle until one begins, up to the idle timeout the
+    // response announced and a second more: a client counts it from when it read the response,
+    // later than it was written, and its request may be on the way as the time runs out.
+    if (!first && buffer.size() == 0 &&
+        !co_await next_request_begins(stream, buffer, options.idle_timeout + std::chrono::seconds(1)))
+      break;
     std::optional<request> read = co_await read_request(stream, buffer, options);
     if (!read) co_return;
     stream.expires_never();
