@@ -7,7 +7,7 @@
 #                       clang++-14 under AddressSanitizer + UndefinedBehaviorSanitizer (Debug),
 #                       key rotation and the Redis guard under ThreadSanitizer; then the five
 #                       fuzzers (decode, limits, input_responses, requestState, parse_json) for
-#                       30 s each, then 15 s each from seeds at their length limit
+#                       20 s each, then 10 s each from seeds at their length limit
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -136,11 +136,11 @@ test_all() {
   cmake --build build/tsan -j "$JOBS" --target state_concurrency redis_tests
   TSAN_OPTIONS=halt_on_error=1 run_tests tsan -L "tsan|redis"
   # The libFuzzer targets of tests/fuzz (decode<T>(text), decode<T>(json) and decode_content,
-  # input_responses, open<State>, parse_json), under ASan + UBSan, 30 seconds each on the committed corpora:
-  # three minutes in all with the at_limit runs. --no-tests=error: a fuzz build that registered no test fails.
+  # input_responses, open<State>, parse_json), under ASan + UBSan, 20 seconds each on the committed corpora:
+  # two minutes in all with the at_limit runs. --no-tests=error: a fuzz build that registered no test fails.
   phase "fuzz: configure"
   cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_FUZZ=ON \
-    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_FUZZ_SECONDS=30
+    -DELICIT_COMPILE_FAIL_TESTS=OFF -DELICIT_CONSUMER_TESTS=OFF -DELICIT_FUZZ_SECONDS=20
   phase "fuzz: build"
   cmake --build build/fuzz -j "$JOBS" --target fuzz_all
   phase "fuzz: run"
