@@ -265,21 +265,24 @@ TEST_CASE("form: a default on one field at a time, of each kind", "[form]") {
 }
 
 TEST_CASE("form: a default on every kind of field, written whole", "[form]") {
+  // Compared as two strings: against a char array, g++ 12 at -O1 warns of a memcmp past a
+  // short string's inline buffer (-Wstringop-overread) that compare() never reaches.
   CHECK(
       rt::kinds_defaults().schema_json() ==
-      R"({"type":"object","properties":{)"
-      R"("text":{"type":"string","default":"Ada"},)"
-      R"("count":{"type":"integer","default":4},)"
-      R"("ratio":{"type":"number","default":0.25},)"
-      R"("flag":{"type":"boolean","default":true},)"
-      R"("color":{"type":"string","oneOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},)"
-      R"({"const":"#0000FF","title":"Blue"}],"default":"#00FF00"},)"
-      R"("pick":{"type":"string","enum":["a","b"],"default":"b"},)"
-      R"("picks":{"type":"array","items":{"anyOf":[{"const":"x","title":"Ex"},{"const":"y","title":"Why"}]},)"
-      R"("default":["y","x"]},)"
-      R"("day":{"type":"string","format":"date","default":"2024-02-29"},)"
-      R"("mail":{"type":"string","format":"email","default":"ada@example.org"},)"
-      R"("colors":{"type":"array","items":{"type":"string","enum":["Red","Green","Blue"]},"default":["Blue","Red"]}}})");
+      std::string(
+          R"({"type":"object","properties":{)"
+          R"("text":{"type":"string","default":"Ada"},)"
+          R"("count":{"type":"integer","default":4},)"
+          R"("ratio":{"type":"number","default":0.25},)"
+          R"("flag":{"type":"boolean","default":true},)"
+          R"("color":{"type":"string","oneOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},)"
+          R"({"const":"#0000FF","title":"Blue"}],"default":"#00FF00"},)"
+          R"("pick":{"type":"string","enum":["a","b"],"default":"b"},)"
+          R"("picks":{"type":"array","items":{"anyOf":[{"const":"x","title":"Ex"},{"const":"y","title":"Why"}]},)"
+          R"("default":["y","x"]},)"
+          R"("day":{"type":"string","format":"date","default":"2024-02-29"},)"
+          R"("mail":{"type":"string","format":"email","default":"ada@example.org"},)"
+          R"("colors":{"type":"array","items":{"type":"string","enum":["Red","Green","Blue"]},"default":["Blue","Red"]}}})"));
 }
 
 TEST_CASE("form: a default replaces a compile-time one", "[form]") {
