@@ -91,13 +91,18 @@ inline void take_pipelined(boost::beast::flat_buffer& buffer, const watch_state&
   buffer.commit(boost::asio::buffer_copy(buffer.prepare(watch.pipelined.size()), boost::asio::buffer(watch.pipelined)));
 }
 
-// The end of a stream's chunks (HTTP/1.1): false when it could not be written.
-inline boost::asio::awaitable<bool> write_last_chunk(stream_type& stream, const http_options& options) {
+// A stream's end, its client still there: its last event (`last`, none when empty), then the
+// end of its chunks (HTTP/1.1; an HTTP/1.0 stream ends with its connection). Whether the
+// connection can go on.
+inline boost::asio::awaitable<bool> end_stream(stream_type& stream, std::string last, framing how,
+                                               const http_options& options, bool persistent) {
+  if (!last.empty() && co_await write_event(stream, std::move(last), options.write_timeout, how)) co_return false;
+  if (how == framing::until_close) co_return false;
   stream.expires_after(options.write_timeout);
   const auto chunk_last = bhttp::make_chunk_last();
   auto [ec, n] = co_await boost::asio::async_write(stream, chunk_last, no_throw);
   stream.expires_never();
-  co_return !ec;
+  co_return !ec && persistent;
 }
 
 // The head of a call's SSE stream. A coroutine of its own: the response and its serializer live
@@ -326,9 +331,7 @@ inline boost::asio::awaitable<bool> stream_call(shared_state& state, stream_type
   take_pipelined(buffer, *watch);  // the next request's first bytes, read by the watch
   std::string last = response ? sse_event(text(*response)) : std::string();
   response.reset();
-  if (!last.empty() && co_await write_event(stream, std::move(last), options.write_timeout, how)) co_return false;
-  if (how == framing::until_close) co_return false;
-  co_return co_await write_last_chunk(stream, options) && persistent;
+  co_return co_await end_stream(stream, std::move(last), how, options, persistent);
 }
 
 }  // namespace elicit::detail::http

@@ -91,9 +91,7 @@ inline boost::asio::awaitable<bool> stream_listen(shared_state& state, stream_ty
   if (watch->gone) co_return false;  // the client left: nothing more is written
   take_pipelined(buffer, *watch);
   std::string last = sse_event(text(state.server.closing(s)));
-  if (co_await write_event(stream, std::move(last), options.write_timeout, how)) co_return false;
-  if (how == framing::until_close) co_return false;
-  co_return co_await write_last_chunk(stream, options) && persistent;
+  co_return co_await end_stream(stream, std::move(last), how, options, persistent);
 }
 
 }  // namespace elicit::detail::http
