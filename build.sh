@@ -16,11 +16,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 # instances of the scale test; chromium (with the fonts it only recommends) runs the MCP
 # Inspector in the browser test; redis-server (started by the test itself on a free loopback port)
 # backs the replay guard's tests (label redis) and the scale test's shared replay store (label
-# scale), hiredis is its client.
+# scale), hiredis is its client; tmux runs the terminal client as a person would (label host).
 PACKAGES=(cmake ninja-build g++-12 clang-14 libclang-rt-14-dev libboost1.81-dev
           nlohmann-json3-dev libfmt-dev libssl-dev pkg-config catch2 python3 python3-jsonschema
           clang-format-14 clang-tidy-14 nginx chromium fonts-liberation fonts-symbola
-          redis-server libhiredis-dev)
+          redis-server libhiredis-dev tmux)
 JOBS=$(nproc)
 
 phase() { printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }

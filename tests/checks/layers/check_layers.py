@@ -36,9 +36,10 @@ DECLARATION_HEADERS = {"form/annotations.hpp", "form/field.hpp"}
 # The machinery tiers are detail/'s folders (tier_of): detail/model/ (a field's description and
 # what a value type means), detail/declaration/, detail/engine/ (what reads a declared form).
 # The public folders by domain and CMake target: declaring forms, decoding answers, the protocol
-# and asking (elicit::elicit); sealed state and the tool written once (elicit::state); Asio
-# (elicit::asio); Redis (elicit::redis). server/ is the serving tier of its own.
-PUBLIC_FOLDERS = ("form/", "answer/", "protocol/", "state/", "asio/", "redis/")
+# and asking, the host's side of a form (client/; elicit::elicit); sealed state and the tool
+# written once (elicit::state); Asio (elicit::asio); Redis (elicit::redis). server/ is the
+# serving tier of its own.
+PUBLIC_FOLDERS = ("form/", "answer/", "protocol/", "client/", "state/", "asio/", "redis/")
 # Serving headers outside server/: the Redis task store keeps the server's task records (the
 # folder is its CMake target's, elicit::redis; the tier is what it includes).
 SERVING_HEADERS = {"redis/task_store.hpp"}

@@ -3,7 +3,7 @@
 
 The public names are read from the sources: every name declared directly in `namespace elicit`
 of a public header (include/elicit/*.hpp and every header of the domain folders form/, answer/,
-protocol/, state/, asio/, redis/ and server/; not detail/, not a nested `namespace
+protocol/, client/, state/, asio/, redis/ and server/; not detail/, not a nested `namespace
 detail`): classes, structs, enums, aliases, concepts, functions, variables. docs/reference.md has
 a section per header, headed `## <elicit/FOLDER/NAME.hpp>`, and in it a table row per name,
 "| `elicit::name` | what it is |". The test fails on a public name the page does not list, on
@@ -157,7 +157,7 @@ def main():
     root = pathlib.Path(sys.argv[1])
     base = root / "include/elicit"
     # The public folders: the top one (the umbrella), each domain's and each optional target's.
-    folders = ("form", "answer", "protocol", "state", "asio", "redis", "server")
+    folders = ("form", "answer", "protocol", "client", "state", "asio", "redis", "server")
     headers = sorted(base.glob("*.hpp")) + sorted(h for f in folders for h in (base / f).rglob("*.hpp"))
     if not headers:
         print("no header found under include/elicit/: wrong root?")

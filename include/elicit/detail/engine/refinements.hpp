@@ -50,15 +50,20 @@ struct offered_set {
   ~offered_set() = default;
 };
 
+// Who a rule's words speak to: a C++ author (rule_text, form_error's words), or a host reading a
+// schema it received (client/detail/schema_reader.hpp: the same rules in the schema's keywords).
+using rule_words = std::string_view (*)(problem) noexcept;
+
 // A rule's words for form_error, with what the refinement gave that breaks it.
-inline std::string rule_message(problem p, std::string_view detail = {}) {
-  return detail.empty() ? std::string(rule_text(p)) : message(rule_text(p), " (", detail, ")");
+inline std::string rule_message(problem p, std::string_view detail = {}, rule_words words = rule_text) {
+  return detail.empty() ? std::string(words(p)) : message(words(p), " (", detail, ")");
 }
 
 // The options, checked by the rule elicit_options meets at compile time (options_problem):
 // none, an empty or repeated wire value, text that is not UTF-8 (the first of these, in the
 // options' order). Linear in the options. Throws std::bad_alloc.
-inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option> offers) {
+inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option> offers,
+                                                       rule_words words = rule_text) {
   auto set = std::make_shared<offered_set>();
   set->offers = std::move(offers);
   const std::size_t n = set->offers.size();
@@ -81,10 +86,10 @@ inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option
   // which problem there is, and where.
   if (n != 0 && texts_ok && set->index.repeated() == option_index::none) return set;
   const auto [found, at] = options_problem(set->entries.data(), n);
-  if (found == problem::empty_options) set->problem = rule_message(found);
+  if (found == problem::empty_options) set->problem = rule_message(found, {}, words);
   else if (found == problem::repeated_option_wire)
-    set->problem = rule_message(found, message("\"", set->offers[at].value, "\" is offered twice"));
-  else if (found != problem::none) set->problem = rule_message(found, message("option ", at + 1));
+    set->problem = rule_message(found, message("\"", set->offers[at].value, "\" is offered twice"), words);
+  else if (found != problem::none) set->problem = rule_message(found, message("option ", at + 1), words);
   return set;
 }
 
@@ -155,22 +160,22 @@ inline void link(field_spec& s, const field_spec& base, refinements& r) {
 // default read by the decoder's own checks, as if a client had sent it (what an answer must
 // meet beyond a declaration: no hidden controls, a float's rounding).
 template <class Value>
-std::string field_problem(const field_spec& s, const refinements& r) {
+std::string field_problem(const field_spec& s, const refinements& r, rule_words words = rule_text) {
   using traits = value_traits<without_optional_t<Value>>;
-  if (const problem p = texts_problem(s); p != problem::none) return rule_message(p);
-  if (const problem p = bounds_problem<traits>(s); p != problem::none) return rule_message(p);
+  if (const problem p = texts_problem(s); p != problem::none) return rule_message(p, {}, words);
+  if (const problem p = bounds_problem<traits>(s); p != problem::none) return rule_message(p, {}, words);
   if (r.offered && !r.offered->problem.empty()) return r.offered->problem;  // found once, by choices()
   const bool options_known = !s.runtime_options || r.offered;
   if (const problem p = order_problem(s, options_known); p != problem::none) {
-    if (p != problem::min_items_above_options) return rule_message(p);
-    return rule_message(p, message("min_items ", *s.min_items, ", ", s.option_count, " offered"));
+    if (p != problem::min_items_above_options) return rule_message(p, {}, words);
+    return rule_message(p, message("min_items ", *s.min_items, ", ", s.option_count, " offered"), words);
   }
   const nlohmann::json given = !r.default_value.is_null() ? r.default_value
                                : s.has_default()          ? default_json(s)
                                                           : nlohmann::json();
   if (given.is_null() || !options_known) return {};
   if (const problem p = default_problem<traits>(s); p != problem::none)
-    return rule_message(p, message("the default ", given.dump()));
+    return rule_message(p, message("the default ", given.dump()), words);
   violation_list found;
   Value held{};
   read_value(given, s, held, reporter{found, s.wire});

@@ -117,6 +117,7 @@ struct field_spec {
   bool legacy_names = false;
   bool not_secret = false;              // the author vouches that a credential-like name is no credential
   bool runtime_options = false;         // an elicit::choice field: its options are given per request (form<F>)
+  bool listed_required = false;         // a received schema lists it in `required` though it has a default
   const option_index* index = nullptr;  // run-time options: found by wire value through this
   default_spec def{};
 
@@ -134,7 +135,7 @@ struct field_spec {
   }
 
   [[nodiscard]] constexpr bool has_default() const noexcept { return def.kind != default_spec::kind_t::none; }
-  [[nodiscard]] constexpr bool required() const noexcept { return !optional && !has_default(); }
+  [[nodiscard]] constexpr bool required() const noexcept { return listed_required || (!optional && !has_default()); }
 };
 
 }  // namespace elicit::detail

@@ -49,9 +49,11 @@ inline violation number_too_large(std::string_view what) {
 // A lower bound on the length of `j` as JSON text: strings and keys by their bytes and quotes,
 // any other value one byte. Walked with a stack of its own, never by recursion; stops as soon
 // as a limit is passed, so it costs at most linear time in the value's size.
-inline std::optional<violation> walk_limits(const nlohmann::json& root, const json_limits& limits) {
+// Any nlohmann::basic_json: a received form keeps its properties' order (nlohmann::ordered_json).
+template <class Json = nlohmann::json>
+std::optional<violation> walk_limits(const Json& root, const json_limits& limits) {
   struct frame {
-    const nlohmann::json* value;
+    const Json* value;
     std::size_t depth;  // lists and objects around it
   };
   // The values still to visit: in place up to 32 (an answer's content and its lists need no
@@ -76,15 +78,15 @@ inline std::optional<violation> walk_limits(const nlohmann::json& root, const js
   while (count != 0) {
     const auto [j, depth] = pop();
     if (j->is_structured() && depth + 1 > limits.max_depth) return too_deep(limits.max_depth);
-    if (j->is_string()) bytes += j->get_ref<const std::string&>().size() + 2;
+    if (j->is_string()) bytes += j->template get_ref<const std::string&>().size() + 2;
     else bytes += 1;
     if (j->is_object()) {
-      for (const auto& [key, value] : j->get_ref<const nlohmann::json::object_t&>()) {
+      for (const auto& [key, value] : j->template get_ref<const typename Json::object_t&>()) {
         bytes += key.size() + 3;
         push({&value, depth + 1});
       }
     } else if (j->is_array()) {
-      for (const nlohmann::json& item : j->get_ref<const nlohmann::json::array_t&>()) push({&item, depth + 1});
+      for (const Json& item : j->template get_ref<const typename Json::array_t&>()) push({&item, depth + 1});
     }
     if (bytes > limits.max_bytes) return too_long(limits.max_bytes);
   }

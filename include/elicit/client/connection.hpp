@@ -1,0 +1,149 @@
+// How a host reaches an MCP server: a client_connection sends one JSON-RPC message and hands back
+// every message the server sends in return; stdio_connection runs the server as a child process
+// and speaks JSON-RPC lines on its stdin and stdout (POSIX). The Streamable HTTP one is
+// http_connection.hpp; the envelope of both protocol versions on top of either is mcp_client.hpp.
+#pragma once
+
+#include <elicit/answer/json_limits.hpp>
+#include <elicit/form/limits.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <csignal>
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace elicit {
+
+// A message a server sent, kept in its own key order (a form's fields come in order).
+using client_message = nlohmann::ordered_json;
+using on_client_message = std::function<void(const client_message&)>;
+
+// Thrown when a server cannot be reached, ends, or sends what is not JSON-RPC within the limits.
+class connection_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+// A message's text read within `limits` (elicit::parse_json: its size, depth and count of values),
+// then as an ordered value. Throws connection_error saying why it was refused.
+inline client_message parse_client_message(std::string_view text, const json_limits& limits) {
+  if (parsed_json checked = parse_json(text, limits); !checked)
+    throw connection_error("the server sent what elicit refuses: " + checked.error()->message);
+  return client_message::parse(text);
+}
+}  // namespace detail
+
+class client_connection {
+ public:
+  client_connection() = default;
+  client_connection(const client_connection&) = delete;
+  client_connection& operator=(const client_connection&) = delete;
+  virtual ~client_connection() = default;
+
+  // Sends a request and calls `each` with every message the server sends until the response to
+  // it (the response included; requests of the server's on the way too). Throws
+  // connection_error when the server ends or breaks the protocol first.
+  virtual void exchange(const client_message& request, const on_client_message& each) = 0;
+  // Sends a notification or a response: nothing is awaited.
+  virtual void send(const client_message& message) = 0;
+  // The server's own stream of requests, where one has it (HTTP at 2025-11-25: the GET stream);
+  // `each` is called from another thread. Nothing by default.
+  virtual void listen(const on_client_message& /*each*/) {}
+};
+
+// A server run as a child process: `argv[0]` found on PATH, its stdin and stdout piped to this
+// connection, its stderr left as it is. Ended when the connection is: its stdin closed, then
+// SIGTERM if it has not ended within a second.
+class stdio_connection : public client_connection {
+ public:
+  // Throws connection_error when the program cannot be started.
+  explicit stdio_connection(const std::vector<std::string>& argv, json_limits limits = {.max_bytes = 16 << 20})
+      : limits_(limits) {
+    if (argv.empty()) throw connection_error("stdio_connection: no program to run");
+    int to_child[2], from_child[2];
+    if (::pipe(to_child) != 0 || ::pipe(from_child) != 0) throw connection_error("stdio_connection: pipe failed");
+    child_ = ::fork();
+    if (child_ < 0) throw connection_error("stdio_connection: fork failed");
+    if (child_ == 0) {
+      ::dup2(to_child[0], 0);
+      ::dup2(from_child[1], 1);
+      ::close(to_child[1]);
+      ::close(from_child[0]);
+      std::vector<char*> args;
+      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      ::execvp(args[0], args.data());
+      ::_exit(127);
+    }
+    ::close(to_child[0]);
+    ::close(from_child[1]);
+    in_ = to_child[1];
+    out_ = from_child[0];
+    ::signal(SIGPIPE, SIG_IGN);  // a server that ended is reported by write(), not by a signal
+  }
+  ~stdio_connection() override {
+    ::close(in_);
+    for (int i = 0; i < 100 && ::waitpid(child_, nullptr, WNOHANG) == 0; ++i) ::usleep(10'000);
+    if (::waitpid(child_, nullptr, WNOHANG) == 0) {
+      ::kill(child_, SIGTERM);
+      ::waitpid(child_, nullptr, 0);
+    }
+    ::close(out_);
+  }
+
+  void exchange(const client_message& request, const on_client_message& each) override {
+    send(request);
+    for (;;) {
+      const client_message m = detail::parse_client_message(read_line(), limits_);
+      each(m);
+      if (!m.contains("method") && m.contains("id") && m["id"] == request["id"]) return;
+    }
+  }
+  void send(const client_message& message) override {
+    const std::string line = message.dump() + "\n";
+    for (std::size_t at = 0; at < line.size();) {
+      const ssize_t n = ::write(in_, line.data() + at, line.size() - at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw connection_error("the server's stdin is closed: it has ended");
+      at += static_cast<std::size_t>(n);
+    }
+  }
+
+ private:
+  // The next line the server writes, at most limits_.max_bytes long.
+  std::string read_line() {
+    for (;;) {
+      if (const std::size_t end = buffer_.find('\n'); end != std::string::npos) {
+        std::string line = buffer_.substr(0, end);
+        buffer_.erase(0, end + 1);
+        if (line.empty()) continue;
+        return line;
+      }
+      if (buffer_.size() > limits_.max_bytes) throw connection_error("the server wrote a line longer than the limit");
+      char chunk[65536];
+      const ssize_t n = ::read(out_, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw connection_error("the server ended");
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+
+  json_limits limits_;
+  pid_t child_ = -1;
+  int in_ = -1, out_ = -1;
+  std::string buffer_;
+};
+
+}  // namespace elicit

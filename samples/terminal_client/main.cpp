@@ -1,0 +1,189 @@
+// terminal_client: an MCP host in a terminal. It starts a server (--stdio PROGRAM ARGS...) or
+// connects to one (--http URL), calls one tool, shows each form the tool asks field by field,
+// re-asks a field in plain words until what was typed meets its rules, and prints the result.
+//
+//   terminal_client [--version 2025-11-25|2026-07-28] [--lang en|fr] TOOL [ARGUMENTS_JSON]
+//                   (--http URL | --stdio PROGRAM [ARGS...])
+//
+// At a field: type a value, Enter for its default (or nothing, when it has none), a choice by its
+// number, title or value (several separated by commas), ":decline" or ":cancel" to answer the
+// whole form so. A link the server sends (URL mode) is shown, never opened.
+#include <elicit/client/connection.hpp>
+#include <elicit/client/form_answer.hpp>
+#include <elicit/client/http_connection.hpp>
+#include <elicit/client/mcp_client.hpp>
+
+#include <cstddef>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using message = elicit::client_message;
+
+// The few words of this program itself, in the person's language; the words about what they
+// typed come from the library's catalogue (elicit::messages).
+struct ui_words {
+  const char *required, *options, *by, *several, *default_is, *form_refused, *open_link, *link_done, *result, *error;
+};
+constexpr ui_words english{"required",
+                           "choices: ",
+                           "a number, a name or a value",
+                           "; several separated by commas",
+                           "Enter keeps: ",
+                           "This form cannot be shown, so it is declined:",
+                           "Open this link yourself (it is not opened for you):",
+                           "When you are done there, type y (done), n (decline) or c (cancel): ",
+                           "Result:",
+                           "The tool failed:"};
+constexpr ui_words french{"obligatoire",
+                          "choix : ",
+                          "un numéro, un nom ou une valeur",
+                          " ; plusieurs séparés par des virgules",
+                          "Entrée garde : ",
+                          "Ce formulaire ne peut pas être montré ; il est refusé :",
+                          "Ouvrez ce lien vous-même (il n'est pas ouvert pour vous) :",
+                          "Quand c'est fait, tapez o (fait), n (refuser) ou a (annuler) : ",
+                          "Résultat :",
+                          "L'outil a échoué :"};
+
+struct person {
+  const ui_words& ui;
+  const elicit::messages& words;
+
+  // One line typed; the end of input reads as ":cancel".
+  static std::string line() {
+    std::string typed;
+    if (!std::getline(std::cin, typed)) return ":cancel";
+    return typed;
+  }
+
+  // A choice typed by its number in the list shown: its value; anything else as typed.
+  static std::string numbered(const elicit::field_info& f, const std::string& typed) {
+    const auto options = f.options();
+    if (options.empty()) return typed;
+    std::string out;
+    std::size_t at = 0;
+    while (at <= typed.size()) {
+      const std::size_t comma = std::min(typed.find(',', at), typed.size());
+      std::string one = typed.substr(at, comma - at);
+      while (!one.empty() && one.front() == ' ') one.erase(0, 1);
+      while (!one.empty() && one.back() == ' ') one.pop_back();
+      const bool digits = !one.empty() && one.size() < 6 && one.find_first_not_of("0123456789") == std::string::npos;
+      if (digits && std::stoul(one) >= 1 && std::stoul(one) <= options.size()) one = options[std::stoul(one) - 1].value;
+      out += (out.empty() ? "" : ",") + one;
+      at = comma + 1;
+    }
+    return out;
+  }
+
+  void show(const elicit::field_info& f, const elicit::form_answer& answer) const {
+    std::cout << "\n" << f.label() << (f.required() ? std::string(" (") + ui.required + ")" : "") << "\n";
+    if (!f.description().empty()) std::cout << "  " << f.description() << "\n";
+    const auto options = f.options();
+    for (std::size_t i = 0; i < options.size(); ++i)
+      std::cout << "  " << i + 1 << ") " << (options[i].title.empty() ? options[i].value : options[i].title) << "\n";
+    if (!options.empty())
+      std::cout << "  " << ui.options << ui.by << (f.type() == elicit::value_type::multi_select ? ui.several : "")
+                << "\n";
+    if (const auto value = answer.content().find(std::string(f.name())); value != answer.content().end())
+      std::cout << "  " << ui.default_is << shown(f, *value) << "\n";
+  }
+
+  // A value as the person reads it: a choice by its title, text without quotes.
+  static std::string shown(const elicit::field_info& f, const nlohmann::json& value) {
+    if (value.is_array()) {
+      std::string out;
+      for (const nlohmann::json& item : value) out += (out.empty() ? "" : ", ") + shown(f, item);
+      return out;
+    }
+    if (!value.is_string()) return value.dump();
+    for (const elicit::option_view& o : f.options())
+      if (o.value == value.get_ref<const std::string&>() && !o.title.empty()) return std::string(o.title);
+    return value.get<std::string>();
+  }
+
+  // A form, field by field: each re-asked in the catalogue's words until it meets its rules.
+  message fill(const elicit::received_form& form) const {
+    elicit::form_answer answer(form, {.decode = {.words = &words}});
+    for (const elicit::field_info& f : form.fields()) {
+      show(f, answer);
+      for (;;) {
+        std::cout << "> " << std::flush;
+        const std::string typed = line();
+        if (typed == ":decline") return elicit::form_answer::decline();
+        if (typed == ":cancel") return elicit::form_answer::cancel();
+        if (typed.empty() && answer.content().contains(std::string(f.name()))) break;  // the default kept
+        const elicit::violation_list said = answer.set(f.name(), numbered(f, typed));
+        if (said.empty()) break;
+        for (const auto& v : said) std::cout << "  ! " << v.message << "\n";
+      }
+    }
+    return answer.accept();  // every field met its rules as it was typed
+  }
+
+  message answer(const message& params) const {
+    std::cout << "\n== " << params.value("message", "") << "\n";
+    if (params.value("mode", "form") == "url") {
+      std::cout << ui.open_link << "\n  " << params.value("url", "") << "\n" << ui.link_done << std::flush;
+      const std::string typed = line();
+      if (typed == "y" || typed == "o") return {{"action", "accept"}};
+      return {{"action", typed == "n" ? "decline" : "cancel"}};
+    }
+    const elicit::read_form_result read = elicit::read_form(params.value("requestedSchema", message::object()));
+    if (!read) {
+      std::cout << ui.form_refused << "\n";
+      for (const auto& p : read.problems) std::cout << "  " << p.pointer << ": " << p.message << "\n";
+      return elicit::form_answer::decline();
+    }
+    return fill(*read.form);
+  }
+};
+
+int usage() {
+  std::cerr << "usage: terminal_client [--version 2025-11-25|2026-07-28] [--lang en|fr] TOOL [ARGUMENTS_JSON]\n"
+               "                       (--http URL | --stdio PROGRAM [ARGS...])\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string version = "2025-11-25", lang = "en", tool, url;
+  message arguments = message::object();
+  std::vector<std::string> program;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--version" && i + 1 < argc) version = argv[++i];
+    else if (a == "--lang" && i + 1 < argc) lang = argv[++i];
+    else if (a == "--http" && i + 1 < argc) url = argv[++i];
+    else if (a == "--stdio") {
+      program.assign(argv + i + 1, argv + argc);
+      break;
+    } else if (tool.empty()) tool = a;
+    else arguments = message::parse(a, nullptr, false);
+  }
+  if (tool.empty() || arguments.is_discarded() || (url.empty() == program.empty())) return usage();
+  const person you{lang == "fr" ? french : english,
+                   lang == "fr" ? elicit::messages::french() : elicit::messages::english()};
+  try {
+    std::unique_ptr<elicit::client_connection> server;
+    if (!url.empty()) server = std::make_unique<elicit::http_connection>(url, version);
+    else server = std::make_unique<elicit::stdio_connection>(program);
+    elicit::mcp_client client(*server, {.version = version, .name = "elicit-terminal-client"});
+    client.start();
+    const message result =
+        client.call_tool(tool, arguments, [&you](const message& params) { return you.answer(params); });
+    std::cout << "\n" << (result.value("isError", false) ? you.ui.error : you.ui.result) << "\n";
+    for (const message& part : result.value("content", message::array()))
+      if (part.value("type", "") == "text") std::cout << part.value("text", "") << "\n";
+    return result.value("isError", false) ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << "terminal_client: " << e.what() << "\n";
+    return 1;
+  }
+}
