@@ -139,12 +139,16 @@ read_form_result detail::read_form_value(const Json& schema, const json_limits& 
     report("", "", "A requestedSchema must be a JSON object.");
     return result;
   }
+  // The spec's own keywords, and what schema generators add around a form that changes nothing
+  // a client shows or sends (a Python SDK's model title, a closed object): read past.
   for (const auto& [keyword, value] : schema.items()) {
     if (keyword == "type" || keyword == "properties" || keyword == "required") continue;
-    if (keyword == "$schema" && value.is_string()) continue;
+    if ((keyword == "$schema" || keyword == "title" || keyword == "description") && value.is_string()) continue;
+    if (keyword == "additionalProperties" && value.is_boolean()) continue;
     report("", keyword,
            detail::message("A requestedSchema has no keyword \"", detail::shown_key{keyword},
-                           R"(": only "type", "properties", "required" and "$schema".)"));
+                           R"(": only "type", "properties", "required", "$schema", "title", "description" )"
+                           R"(and "additionalProperties".)"));
   }
   if (const auto type = schema.find("type"); type == schema.end() || *type != "object")
     report("", "type", R"(A requestedSchema's "type" must be "object".)");

@@ -182,9 +182,13 @@ TEST_CASE("received form: what is not the restricted dialect is refused, each pr
         std::vector<std::string>{
             R"(/properties properties: A requestedSchema needs "properties": an object of its fields.)"});
   CHECK(
-      problems_of(R"({"type":"object","properties":{},"additionalProperties":false})") ==
+      problems_of(R"({"type":"object","properties":{},"allOf":[]})") ==
       std::vector<std::string>{
-          R"(/additionalProperties additionalProperties: A requestedSchema has no keyword "additionalProperties": only "type", "properties", "required" and "$schema".)"});
+          R"(/allOf allOf: A requestedSchema has no keyword "allOf": only "type", "properties", "required", "$schema", "title", "description" and "additionalProperties".)"});
+  // What generators add around a form, read past: a model's title, a closed object.
+  CHECK(problems_of(R"({"title":"Contact","description":"Who","type":"object","additionalProperties":false,)"
+                    R"("properties":{"name":{"type":"string","title":"Name"}},"required":["name"]})")
+            .empty());
   CHECK(problems_of(R"({"type":"object","properties":{"a":{"type":"string"}},"required":["b"]})") ==
         std::vector<std::string>{R"(/required required: "required" lists a key that is not one of the properties.)"});
   CHECK(problems_of(R"({"type":"object","properties":{"address":{"type":"object","properties":{}}}})") ==
