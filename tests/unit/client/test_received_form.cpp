@@ -165,6 +165,30 @@ TEST_CASE("received form: the spec's examples and a suite server's form read, in
   for (const elicit::field_info& field : f) CHECK_FALSE(field.required());
 }
 
+TEST_CASE("received form: the shapes the SDKs' schema generators give a form read", "[client]") {
+  // A Pydantic model (the Python SDK): the model's title at the top, a title on every property.
+  const auto python = elicit::read_form(std::string_view(
+      R"({"properties":{"name":{"title":"Name","type":"string"},"check_alternative":{"default":true,)"
+      R"("title":"Check Alternative","type":"boolean"},"alternative_date":{"default":"2024-12-26","format":"date",)"
+      R"("title":"Alternative Date","type":"string"}},"required":["name"],"title":"BookingPreferences","type":"object"})"));
+  REQUIRE(python);
+  CHECK(python.form->fields()[2].format() == elicit::format::date);
+  // zod through zod-to-json-schema (the TypeScript SDK v1): draft-07, a closed object.
+  const auto typescript = elicit::read_form(std::string_view(
+      R"({"type":"object","properties":{"email":{"type":"string","format":"email"},"age":{"type":"integer",)"
+      R"("minimum":0,"maximum":150},"plan":{"type":"string","enum":["free","pro"],"default":"free"}},)"
+      R"("required":["email","age"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"})"));
+  REQUIRE(typescript);
+  CHECK(typescript.form->fields()[1].maximum() == nlohmann::json(150));
+  // A Go struct through its JSON Schema package: descriptions, a closed object, no title.
+  const auto go = elicit::read_form(
+      std::string_view(R"({"type":"object","properties":{"confirm":{"type":"boolean","description":"Proceed?"},)"
+                       R"("tags":{"type":"array","items":{"type":"string","enum":["a","b"]},"maxItems":2}},)"
+                       R"("required":["confirm"],"additionalProperties":false})"));
+  REQUIRE(go);
+  CHECK(go.form->fields()[1].type() == elicit::value_type::multi_select);
+}
+
 TEST_CASE("received form: required with a default stays required when written back", "[client]") {
   const std::string_view schema =
       R"({"type":"object","properties":{"n":{"type":"integer","default":3}},"required":["n"]})";
