@@ -7,7 +7,8 @@
 //
 // At a field: type a value, Enter for its default (or nothing, when it has none), a choice by its
 // number, title or value (several separated by commas), ":decline" or ":cancel" to answer the
-// whole form so. A link the server sends (URL mode) is shown, never opened.
+// whole form so. A link the server sends (URL mode) is shown, never opened. What the server sends
+// is shown without its control characters (safe()): a server is not trusted with the terminal.
 #include <elicit/client/connection.hpp>
 #include <elicit/client/form_answer.hpp>
 #include <elicit/client/http_connection.hpp>
@@ -51,6 +52,34 @@ constexpr ui_words french{"obligatoire",
                           "Résultat :",
                           "L'outil a échoué :"};
 
+// Text from the server, as the terminal may show it: a control character (an escape sequence
+// would move the cursor, retitle the window or rewrite what was shown), a C1 control or a
+// direction override, each shown as `?`. New lines stay.
+std::string safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    const auto third = i + 2 < text.size() ? static_cast<unsigned char>(text[i + 2]) : 0;
+    if ((c < 0x20 && c != '\n') || c == 0x7F) {
+      out += '?';
+    } else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {  // U+0080 to U+009F
+      out += '?';
+      ++i;
+    } else if (c == 0xE2 && next == 0x80 && third >= 0xAA && third <= 0xAE) {  // U+202A to U+202E
+      out += '?';
+      i += 2;
+    } else if (c == 0xE2 && next == 0x81 && third >= 0xA6 && third <= 0xA9) {  // U+2066 to U+2069
+      out += '?';
+      i += 2;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 struct person {
   const ui_words& ui;
   const elicit::messages& words;
@@ -82,16 +111,17 @@ struct person {
   }
 
   void show(const elicit::field_info& f, const elicit::form_answer& answer) const {
-    std::cout << "\n" << f.label() << (f.required() ? std::string(" (") + ui.required + ")" : "") << "\n";
-    if (!f.description().empty()) std::cout << "  " << f.description() << "\n";
+    std::cout << "\n" << safe(f.label()) << (f.required() ? std::string(" (") + ui.required + ")" : "") << "\n";
+    if (!f.description().empty()) std::cout << "  " << safe(f.description()) << "\n";
     const auto options = f.options();
     for (std::size_t i = 0; i < options.size(); ++i)
-      std::cout << "  " << i + 1 << ") " << (options[i].title.empty() ? options[i].value : options[i].title) << "\n";
+      std::cout << "  " << i + 1 << ") " << safe(options[i].title.empty() ? options[i].value : options[i].title)
+                << "\n";
     if (!options.empty())
       std::cout << "  " << ui.options << ui.by << (f.type() == elicit::value_type::multi_select ? ui.several : "")
                 << "\n";
     if (const auto value = answer.content().find(std::string(f.name())); value != answer.content().end())
-      std::cout << "  " << ui.default_is << shown(f, *value) << "\n";
+      std::cout << "  " << ui.default_is << safe(shown(f, *value)) << "\n";
   }
 
   // A value as the person reads it: a choice by its title, text without quotes.
@@ -120,16 +150,16 @@ struct person {
         if (typed.empty() && answer.content().contains(std::string(f.name()))) break;  // the default kept
         const elicit::violation_list said = answer.set(f.name(), numbered(f, typed));
         if (said.empty()) break;
-        for (const auto& v : said) std::cout << "  ! " << v.message << "\n";
+        for (const auto& v : said) std::cout << "  ! " << safe(v.message) << "\n";
       }
     }
     return answer.accept();  // every field met its rules as it was typed
   }
 
   message answer(const message& params) const {
-    std::cout << "\n== " << params.value("message", "") << "\n";
+    std::cout << "\n== " << safe(params.value("message", "")) << "\n";
     if (params.value("mode", "form") == "url") {
-      std::cout << ui.open_link << "\n  " << params.value("url", "") << "\n" << ui.link_done << std::flush;
+      std::cout << ui.open_link << "\n  " << safe(params.value("url", "")) << "\n" << ui.link_done << std::flush;
       const std::string typed = line();
       if (typed == "y" || typed == "o") return {{"action", "accept"}};
       return {{"action", typed == "n" ? "decline" : "cancel"}};
@@ -137,7 +167,7 @@ struct person {
     const elicit::read_form_result read = elicit::read_form(params.value("requestedSchema", message::object()));
     if (!read) {
       std::cout << ui.form_refused << "\n";
-      for (const auto& p : read.problems) std::cout << "  " << p.pointer << ": " << p.message << "\n";
+      for (const auto& p : read.problems) std::cout << "  " << safe(p.pointer) << ": " << safe(p.message) << "\n";
       return elicit::form_answer::decline();
     }
     return fill(*read.form);
@@ -180,7 +210,7 @@ int main(int argc, char** argv) {
         client.call_tool(tool, arguments, [&you](const message& params) { return you.answer(params); });
     std::cout << "\n" << (result.value("isError", false) ? you.ui.error : you.ui.result) << "\n";
     for (const message& part : result.value("content", message::array()))
-      if (part.value("type", "") == "text") std::cout << part.value("text", "") << "\n";
+      if (part.value("type", "") == "text") std::cout << safe(part.value("text", "")) << "\n";
     return result.value("isError", false) ? 1 : 0;
   } catch (const std::exception& e) {
     std::cerr << "terminal_client: " << e.what() << "\n";

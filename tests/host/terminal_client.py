@@ -4,7 +4,8 @@ the screen read with capture-pane. It books a shipment with the stdio sample (sh
 the HTTP sample (mcp_server) at both protocol versions: each form shown field by field, a postcode
 too short refused in plain words before anything is sent (the form is asked once: the server never
 saw the invalid answer), a country picked by its title, a slot by its number, defaults kept with
-Enter; then once in French (the French catalogue's words). Bounded: each wait at most 20 s.
+Enter; then once in French (the French catalogue's words); and against a server whose texts carry
+escape sequences (hostile_server.py), shown as `?`. Bounded: each wait at most 20 s.
 
 Usage: terminal_client.py TERMINAL_CLIENT SHIPMENT_SERVER MCP_SERVER
 """
@@ -19,8 +20,16 @@ client, stdio_server, http_server = sys.argv[1:4]
 failures = []
 
 
+# A tmux server of this run's own, kept up by a session that lives as long as the run: killing
+# the last session ends a tmux server, and a session started while it ends fails.
+SOCKET = f"elicit-test-{uuid.uuid4().hex[:8]}"
+
+
 def tmux(*args, check=True):
-    return subprocess.run(["tmux", *args], check=check, capture_output=True, text=True).stdout
+    done = subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"tmux {' '.join(args[:3])}... failed: {done.stderr.strip()}")
+    return done.stdout
 
 
 def screen(session):
@@ -66,6 +75,30 @@ def drive(name, command, steps, expect, lang_words):
         tmux("kill-session", "-t", session, check=False)
 
 
+def drive_hostile(command):
+    session = f"elicit-hostile-{uuid.uuid4().hex[:6]}"
+    shell = " ".join(f"'{c}'" for c in command) + "; echo EXIT:$?; sleep 60"
+    tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "50", shell)
+    try:
+        at = wait_for(session, "1) Option")
+        tmux("send-keys", "-t", session, "-l", "1")
+        tmux("send-keys", "-t", session, "Enter")
+        wait_for(session, "EXIT:", at)
+        shown = screen(session)
+        for text in ["Pick?[2J?]0;pwned? ?31m ?", "Choice?[2J", "About?[2J", "1) Option?[2J", "picked a?[2J"]:
+            if text not in shown:
+                raise AssertionError(f"not shown: {text!r}")
+        title = tmux("display-message", "-p", "-t", session, "#{pane_title}")
+        if "pwned" in title:
+            raise AssertionError("the server retitled the terminal")
+        print("ok   hostile-server")
+    except AssertionError as e:
+        failures.append("hostile-server")
+        print(f"FAIL hostile-server: {e}\n--- screen ---\n{screen(session)}\n--------------")
+    finally:
+        tmux("kill-session", "-t", session, check=False)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -93,6 +126,7 @@ english_re_ask = "Postcode must be at least 5 characters long; got 3 characters.
 french_re_ask = "Postcode doit comporter au moins 5 caractères ; reçu 3 caractères."
 tool = ["book_shipment", '{"shipment_id":"SHP-4471"}']
 
+tmux("new-session", "-d", "-s", "keeper", "sleep 600")
 port = free_port()
 server = subprocess.Popen([http_server, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 try:
@@ -113,8 +147,12 @@ try:
     french[-1] = ("Signature required", "oui")  # yes, in the person's words
     drive("stdio-french", [client, "--lang", "fr", *tool, "--stdio", stdio_server], french, booked,
           [french_re_ask, "Résultat :", "choix : un numéro, un nom ou une valeur", "(obligatoire)"])
+    # A server that tries to take over the terminal: its escape sequences are shown as `?`.
+    hostile = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile_server.py")]
+    drive_hostile([client, "hostile", "--stdio", *hostile])
 finally:
     server.terminate()
     server.wait(timeout=10)
+    tmux("kill-server", check=False)
 
 sys.exit(1 if failures else 0)

@@ -25,6 +25,13 @@
 
 namespace elicit {
 
+namespace detail {
+// What a message from a server may be by default: larger than a client's answer (a tools/list of
+// many tools with their input schemas), still bounded: 16 MiB, 64 levels, 2^20 values.
+inline constexpr json_limits client_limits{
+    .max_bytes = std::size_t{16} << 20, .max_depth = 64, .max_values = std::size_t{1} << 20};
+}  // namespace detail
+
 // A message a server sent, kept in its own key order (a form's fields come in order).
 using client_message = nlohmann::ordered_json;
 using on_client_message = std::function<void(const client_message&)>;
@@ -69,7 +76,7 @@ class client_connection {
 class stdio_connection : public client_connection {
  public:
   // Throws connection_error when the program cannot be started.
-  explicit stdio_connection(const std::vector<std::string>& argv, json_limits limits = {.max_bytes = 16 << 20})
+  explicit stdio_connection(const std::vector<std::string>& argv, json_limits limits = detail::client_limits)
       : limits_(limits) {
     if (argv.empty()) throw connection_error("stdio_connection: no program to run");
     int to_child[2], from_child[2];

@@ -32,7 +32,7 @@ class http_connection : public client_connection {
  public:
   // `url`: http://host[:port]/path; `version`: the protocol version sent in MCP-Protocol-Version.
   // Throws connection_error for a URL it cannot read (https is not spoken here).
-  http_connection(std::string_view url, std::string version, json_limits limits = {.max_bytes = 16 << 20})
+  http_connection(std::string_view url, std::string version, json_limits limits = detail::client_limits)
       : version_(std::move(version)), limits_(limits) {
     constexpr std::string_view scheme = "http://";
     if (!url.starts_with(scheme)) throw connection_error("http_connection: the URL must begin with http://");
@@ -142,6 +142,8 @@ class http_connection : public client_connection {
         throw connection_error("the server answered HTTP " + std::to_string(head.result_int()));
       if (answered) answered();
       const bool sse = head[http::field::content_type].starts_with("text/event-stream");
+      // A stream lasts as long as its call: each event is bounded (take_events), not the whole.
+      if (sse) parser.body_limit(boost::none);
       std::string body, lines;
       char chunk[16384];
       while (!parser.is_done()) {
