@@ -125,9 +125,10 @@ test_all() {
   # The peers that drive the servers as the unit and attack tests do, with nothing of their own for
   # a sanitizer to find, run in the gcc build only: the browser (Chromium and the Inspector), the
   # SDK clients, the conformance suite's 41 runs (its hostile cases are the attack tests', which
-  # run here), the 1,000 fetch connections and the memory budget (checked in an optimized build).
+  # run here) and its client scenarios (the client's code runs here under the host test), the
+  # 1,000 fetch connections and the memory budget (checked in an optimized build).
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests sanitize \
-    -LE "browser|sdk" -E "^(conformance[.]server|scale[.]keepalive_fetch|scale[.]waiting_200)$"
+    -LE "browser|sdk" -E "^(conformance[.](server|client)|scale[.]keepalive_fetch|scale[.]waiting_200)$"
   # Key rotation and key-file reloads while other threads seal and open (state_concurrency), and
   # the Redis replay guard's pool under eight threads (redis_tests), under ThreadSanitizer, which
   # fails them on the first data race: their two small executables, built alone.
@@ -140,7 +141,7 @@ test_all() {
   cmake --build build/tsan -j "$JOBS" --target state_concurrency redis_tests
   TSAN_OPTIONS=halt_on_error=1 run_tests tsan -L "tsan|redis"
   # The libFuzzer targets of tests/fuzz (decode<T>(text), decode<T>(json) and decode_content,
-  # input_responses, open<State>, parse_json), under ASan + UBSan, 20 seconds each on the committed corpora:
+  # input_responses, open<State>, parse_json, read_form), under ASan + UBSan, 20 seconds each on the committed corpora:
   # two minutes in all with the at_limit runs. --no-tests=error: a fuzz build that registered no test fails.
   phase "fuzz: configure"
   cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 -DELICIT_FUZZ=ON \

@@ -286,6 +286,16 @@ TEST_CASE("received form: the limits every input meets hold here too", "[client]
   CHECK(found[0].starts_with(" maxBytes:"));
   CHECK(problems_of("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"title\":\"\xff\"}}}").size() ==
         1);
+  std::string values = R"({"type":"object","properties":{"a":{"type":"string","enum":[)";
+  for (int i = 0; i < 70000; ++i) values += (i ? ",\"x\"" : "\"x\"");
+  values += "]}}}";
+  found = problems_of(values);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].starts_with(" maxValues:"));
+  const std::string with_nul("{\"type\":\"object\",\"properties\":{}}\0", 34);
+  found = problems_of(with_nul);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].starts_with(" json:"));
   // A value already parsed is held to the limits as well.
   ordered_json nested = ordered_json::array();
   for (int i = 0; i < 40; ++i) nested = ordered_json::array({nested});
