@@ -95,7 +95,7 @@ inline void report_unknown_keys(const reply& r, violation_list& violations) {
 // is written per form stays one call per field (compiler memory per form, docs/internals/performance.md).
 template <class T>
 void read_field(value_view value, const field_spec& s, T& target, violation_list& violations, bool plain_text) {
-  const reporter at{violations, s.wire, reporter::no_item, plain_text};
+  const reporter at{violations, s.wire, reporter::no_item, plain_text, s.plain_pointer};
   if (value.present()) {
     read_value(value, s, target, at);
   } else if (s.has_default()) {

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -94,6 +95,7 @@ constexpr field_spec describe_member() {
   if constexpr (requires { traits::runtime_options; }) s.runtime_options = true;
   parts::apply(s);
   s.plain_wire = plain_in_json(s.wire);
+  s.plain_pointer = s.wire.find_first_of("~/") == std::string_view::npos;
   if constexpr (traits::known) {
     if (!s.minimum) s.minimum = traits::lowest;
     if (!s.maximum) s.maximum = traits::highest;

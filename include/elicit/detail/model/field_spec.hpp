@@ -98,6 +98,9 @@ struct field_spec {
   std::string_view member{};  // the C++ member's name
   std::string_view wire{};    // the property key
   bool plain_wire = false;    // the key reads in JSON as it is, unescaped (set by describe_member)
+  // The key holds no "~" or "/": its JSON Pointer token is the key itself (set by
+  // describe_member), so that a violation's pointer is written without looking at it again.
+  bool plain_pointer = false;
   value_type type = value_type::string;
   format fmt = format::none;
   std::string_view title{};

@@ -28,7 +28,8 @@ struct reporter {
   violation_list& out;
   std::string_view field;
   std::size_t item = no_item;
-  bool plain_text = true;  // decode_options::plain_text: text fields refuse hidden controls
+  bool plain_text = true;    // decode_options::plain_text: text fields refuse hidden controls
+  bool plain_field = false;  // `field` holds no "~" or "/" (field_spec::plain_pointer): written as it is
 
   static constexpr std::size_t no_item = static_cast<std::size_t>(-1);
   static constexpr std::size_t whole_answer = no_item - 1;  // the pointer is "": the content as a whole
@@ -57,7 +58,7 @@ struct reporter {
     params.write_json(text);
     text.done();
   }
-  [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index, plain_text}; }
+  [[nodiscard]] reporter at(std::size_t index) const { return {out, field, index, plain_text, plain_field}; }
 
  private:
   // A violation with nothing more than its message: params "".
@@ -70,7 +71,8 @@ struct reporter {
   void write_pointer(violation_sink& pointer) const {
     if (item == whole_answer) return;
     pointer.put('/');
-    write_pointer_token(pointer, field);
+    if (plain_field) pointer.put(field);
+    else write_pointer_token(pointer, field);
     if (item != no_item) {
       pointer.put('/');
       write_unsigned(pointer, item);
