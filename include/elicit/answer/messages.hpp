@@ -22,6 +22,7 @@
 #pragma once
 
 #include <elicit/answer/message_kind.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/utf8.hpp>
 
@@ -98,10 +99,12 @@ class messages {
     // The segments lie within the text (set() made them so): no bounds checked per piece.
     const char* const text = texts_[index(K)].data();
     for (const segment& s : segments_[index(K)]) {
-      if (s.type == segment::literal) out.put(std::string_view(text + s.begin, s.end - s.begin));
+      if (s.type == segment::literal)
+        detail::put_known(out, std::string_view(text + s.begin, s.end - s.begin), s.extra);
       else if (s.type == segment::part_ref) write_nth(out, s.part, parts...);
-      else if (singular(count_nth(s.part, parts...))) out.put(std::string_view(text + s.begin, s.end - s.begin));
-      else out.put(std::string_view(text + s.many_begin, s.many_end - s.many_begin));
+      else if (singular(count_nth(s.part, parts...)))
+        detail::put_known(out, std::string_view(text + s.begin, s.end - s.begin), s.extra);
+      else detail::put_known(out, std::string_view(text + s.many_begin, s.many_end - s.many_begin), s.many_extra);
     }
   }
 
@@ -112,6 +115,9 @@ class messages {
     std::uint8_t part = 0;
     std::uint16_t begin = 0, end = 0;            // the text, or the plural's singular word
     std::uint16_t many_begin = 0, many_end = 0;  // the plural's other word
+    // What the text, and the other word, cost as JSON over their size (detail::json_escape_extra):
+    // counted once here, not at every violation written with them.
+    std::uint16_t extra = 0, many_extra = 0;
   };
 
   template <class Text>
@@ -228,6 +234,11 @@ class messages {
       start = close + 1;
     }
     flush(text.size());
+    for (segment& s : out) {
+      if (s.type == segment::part_ref) continue;
+      s.extra = at(detail::json_escape_extra(text.substr(s.begin, s.end - s.begin)));
+      s.many_extra = at(detail::json_escape_extra(text.substr(s.many_begin, s.many_end - s.many_begin)));
+    }
     texts_[index(kind)] = std::string(text);
     segments_[index(kind)] = std::move(out);
   }

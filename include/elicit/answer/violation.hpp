@@ -245,7 +245,7 @@ inline void violation_list::summarize() {
   }
   detail::violation_sink out = detail::sink_into(*this);
   out.end_pointer();
-  out.put("maxViolations");
+  detail::put_known(out, detail::known("maxViolations"));
   out.end_keyword();
   out.put(text);
   out.done(true);

@@ -97,4 +97,77 @@ inline std::size_t json_escaped_size(std::string_view text) noexcept {
 #endif
 }
 
+// What one byte adds to its text's cost as JSON string contents over its size: 5 for a
+// control character or DEL, 1 for a quote or a backslash (as json_escaped_size counts them).
+constexpr std::size_t json_byte_extra(char c) noexcept {
+  const auto b = static_cast<unsigned char>(c);
+  if (b < 0x20 || b == 0x7F) return 5;
+  return b == '"' || b == '\\' ? 1 : 0;
+}
+
+// json_escaped_size(text) - text.size(), for the short pieces a violation is written from
+// (names, titles, values: nearly always nothing costly). A violation_sink counts every piece so
+// as it writes it, rather than reading its whole text again once written. Where SSE2 is there,
+// the bytes are first looked at sixteen at once for any costly one (4 to 16 bytes as two
+// loads that overlap, longer text in blocks with the last overlapping); only text that has one
+// is counted exactly.
+inline std::size_t json_escape_extra(std::string_view text) noexcept {
+  const std::size_t n = text.size();
+#if defined(__SSE2__)
+  const char* const p = text.data();
+  if (n < 4) {  // an empty view's data may be null
+    std::size_t extra = 0;
+    for (std::size_t i = 0; i < n; ++i) extra += json_byte_extra(p[i]);
+    return extra;
+  }
+  const auto costly = [](__m128i w) {
+    const __m128i last_control = _mm_set1_epi8(0x1F);
+    return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(w, last_control), last_control),
+                                     _mm_cmpeq_epi8(w, _mm_set1_epi8(0x7F))),
+                        _mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')), _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))));
+  };
+  __m128i found;
+  if (n < 8) {
+    std::uint32_t head = 0, tail = 0;
+    std::memcpy(&head, p, 4);
+    std::memcpy(&tail, p + n - 4, 4);
+    found = costly(
+        _mm_set_epi32(static_cast<int>(head), static_cast<int>(tail), static_cast<int>(head), static_cast<int>(tail)));
+  } else if (n <= 16) {
+    found = costly(_mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
+                                      _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + n - 8))));
+  } else {
+    found = costly(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16)));
+    for (std::size_t at = 0; at + 16 < n; at += 16)
+      found = _mm_or_si128(found, costly(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at))));
+  }
+  if (_mm_movemask_epi8(found) == 0) return 0;
+#endif
+  return json_escaped_size(text) - n;
+}
+
+// Text and its json_escape_extra, known before it is written: a catalogue's words (counted
+// once, when the catalogue is made) and elicit's own literals (at compile time). A
+// violation_sink adds the count without looking at the text; any other sink puts the text.
+struct known_text {
+  std::string_view text;
+  std::size_t extra = 0;
+};
+// json_escape_extra where it must be constant: a field's description, a literal.
+constexpr std::size_t json_extra_of(std::string_view text) noexcept {
+  std::size_t extra = 0;
+  for (const char c : text) extra += json_byte_extra(c);
+  return extra;
+}
+consteval known_text known(std::string_view text) { return {text, json_extra_of(text)}; }
+template <class Sink>
+[[gnu::always_inline]] constexpr void put_known(Sink& out, std::string_view text, std::size_t extra) {
+  if constexpr (requires { out.put_known(text, extra); }) out.put_known(text, extra);
+  else out.put(text);
+}
+template <class Sink>
+[[gnu::always_inline]] constexpr void put_known(Sink& out, known_text t) {
+  put_known(out, t.text, t.extra);
+}
+
 }  // namespace elicit::detail

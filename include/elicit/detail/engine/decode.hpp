@@ -103,7 +103,7 @@ void read_field(value_view value, const field_spec& s, T& target, violation_list
   } else if (s.optional) {
     target = {};
   } else {
-    at("required", say<message_kind::required>, label_of(s));
+    at("required", say<message_kind::required>, label_part(s));
   }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <elicit/detail/indices.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/model/field_spec.hpp>
 #include <elicit/detail/model/value_traits.hpp>
@@ -91,11 +92,13 @@ constexpr field_spec describe_member() {
     s.option_count = enum_table<E>.size();
     s.enum_type = type_id<E>;
     for (const enum_entry& e : enum_table<E>) s.titled = s.titled || !e.title.empty();
+    s.plain_options = plain_shown(s.options, s.option_count);
   }
   if constexpr (requires { traits::runtime_options; }) s.runtime_options = true;
   parts::apply(s);
   s.plain_wire = plain_in_json(s.wire);
-  s.plain_pointer = s.wire.find_first_of("~/") == std::string_view::npos;
+  s.plain_pointer = s.wire.find_first_of("~/") == std::string_view::npos && json_extra_of(s.wire) == 0;
+  s.label_extra = json_extra_of(label_of(s));
   if constexpr (traits::known) {
     if (!s.minimum) s.minimum = traits::lowest;
     if (!s.maximum) s.maximum = traits::highest;

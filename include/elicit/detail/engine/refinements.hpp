@@ -10,6 +10,7 @@
 #include <elicit/detail/engine/secrets.hpp>
 #include <elicit/detail/engine/write_value.hpp>
 #include <elicit/detail/indices.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/model/field_spec.hpp>
 #include <elicit/detail/model/keywords.hpp>
@@ -42,6 +43,7 @@ struct offered_set {
   std::vector<enum_entry> entries;
   option_index index;
   bool titled = false;
+  bool plain = false;   // plain_shown(entries)
   std::string problem;  // "" when the options can be offered
 
   offered_set() = default;
@@ -70,6 +72,7 @@ inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option
     set->titled = set->titled || !o.title.empty();
     texts_ok = texts_ok && option_text_problem(set->entries.back()) == problem::none;
   }
+  set->plain = plain_shown(set->entries.data(), n);
   if (!option_index::fits(n)) {
     set->problem = "offer fewer choices";
     return set;
@@ -140,11 +143,13 @@ inline default_spec default_from_json(const field_spec& s, refinements& r) {
 // Points the field's description at what `r` owns: called after every change and every copy.
 inline void link(field_spec& s, const field_spec& base, refinements& r) {
   s.title = r.title ? std::string_view(*r.title) : base.title;
+  s.label_extra = json_escape_extra(label_of(s));
   s.description = r.description ? std::string_view(*r.description) : base.description;
   if (r.offered) {  // pointed at, never rebuilt
     s.options = r.offered->entries.data();
     s.option_count = r.offered->entries.size();
     s.titled = r.offered->titled;
+    s.plain_options = r.offered->plain;
     s.index = &r.offered->index;
   }
   s.def = r.default_value.is_null() ? base.def : default_from_json(s, r);

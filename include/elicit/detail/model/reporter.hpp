@@ -51,7 +51,7 @@ struct reporter {
     violation_sink text = sink_into(out);
     write_pointer(text);
     text.end_pointer();
-    text.put(keyword);
+    text.put_known(keyword, 0);  // one of elicit's keyword names ("minLength"): nothing to escape
     text.end_keyword();
     out.words().write(text, kind, parts...);
     text.end_message();
@@ -71,7 +71,7 @@ struct reporter {
   void write_pointer(violation_sink& pointer) const {
     if (item == whole_answer) return;
     pointer.put('/');
-    if (plain_field) pointer.put(field);
+    if (plain_field) pointer.put_known(field, 0);
     else write_pointer_token(pointer, field);
     if (item != no_item) {
       pointer.put('/');
@@ -84,6 +84,7 @@ struct reporter {
 // catalogue's template puts the quotes).
 struct shown_text {
   std::string_view text;
+  bool plain = false;  // nothing in `text` is escaped in JSON: its cost is its size
 
   template <class Sink>
   void write(Sink& out) const {
@@ -93,8 +94,9 @@ struct shown_text {
       cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
       ++shown;
     }
-    out.put(text.substr(0, cut));
-    if (cut < text.size()) out.put("...");
+    if (plain) put_known(out, text.substr(0, cut), 0);
+    else out.put(text.substr(0, cut));
+    if (cut < text.size()) put_known(out, known("..."));
   }
 };
 
@@ -143,14 +145,14 @@ constexpr std::string_view shown_name(const enum_entry& option) noexcept {
 struct offered_options {
   const field_spec& s;
 
-  static constexpr std::size_t shown_options = 10;
+  static constexpr std::size_t shown_options = detail::shown_options;
 
   template <class Sink>
   void write(Sink& out, const messages& words) const {
     const std::size_t shown = s.option_count < shown_options ? s.option_count : shown_options;
     for (std::size_t i = 0; i < shown; ++i) {
-      if (i != 0) out.put(", ");
-      words.write(out, say<message_kind::option>, shown_text{shown_name(s.options[i])});
+      if (i != 0) put_known(out, known(", "));
+      words.write(out, say<message_kind::option>, shown_text{shown_name(s.options[i]), s.plain_options});
     }
     if (shown == s.option_count) return;
     out.put(' ');
@@ -172,21 +174,27 @@ struct choice_params {
 
   template <class Sink>
   void write_json(Sink& out) const {
-    out.put(R"({"allowed":[)");
+    put_known(out, known(R"({"allowed":[)"));
     const std::size_t most =
         s.option_count < offered_options::shown_options ? s.option_count : offered_options::shown_options;
     std::size_t listed = 0, spent = 0;
     for (; listed < most; ++listed) {
       const std::string_view wire = s.options[listed].wire;
-      const std::size_t escaped = json_escaped_size(wire);
+      const std::size_t escaped = s.plain_options ? wire.size() : json_escaped_size(wire);
       spent += escaped + 3;
       if (spent > max_bytes) break;
       if (listed != 0) out.put(',');
-      // Its size as JSON is its size: nothing to escape, written whole without a second look.
-      if (escaped == wire.size()) write_plain_string(out, wire);
-      else write_string(out, wire);
+      // Its size as JSON is its size: nothing to escape, written whole without a second look
+      // (its own cost as JSON is then the two quotes').
+      if (escaped == wire.size()) {
+        out.put('"');
+        put_known(out, wire, 0);
+        out.put('"');
+      } else {
+        write_string(out, wire);
+      }
     }
-    out.put(R"(],"more":)");
+    put_known(out, known(R"(],"more":)"));
     write_unsigned(out, s.option_count - listed);
     write_got(out);
     out.put('}');
@@ -196,13 +204,18 @@ struct choice_params {
   template <class Sink>
   void write_got(Sink& out) const {
     switch (got.kind()) {
-      case json_kind::null: return out.put(R"(,"got":null)");
-      case json_kind::boolean: return out.put(got.boolean() ? R"(,"got":true)" : R"(,"got":false)");
-      case json_kind::number: out.put(R"(,"got":)"); return write_number(out, *got.as_number());
+      case json_kind::null: return put_known(out, known(R"(,"got":null)"));
+      case json_kind::boolean:
+        return put_known(out, got.boolean() ? known(R"(,"got":true)") : known(R"(,"got":false)"));
+      case json_kind::number: put_known(out, known(R"(,"got":)")); return write_number(out, *got.as_number());
       case json_kind::string:
         if (got.text().size() > max_got || !is_utf8(got.text())) return;
-        out.put(R"(,"got":)");
-        return write_string(out, got.text());
+        put_known(out, known(R"(,"got":)"));
+        // Looked at once: text that costs its size as JSON has nothing to escape either.
+        if (json_escape_extra(got.text()) != 0) return write_string(out, got.text());
+        out.put('"');
+        put_known(out, got.text(), 0);
+        return out.put('"');
       default: return;
     }
   }
@@ -210,7 +223,7 @@ struct choice_params {
 
 template <message_kind K>
 void report_type(const reporter& r, const field_spec& s, kind_tag<K> /*expected*/, value_view j) {
-  r("type", say<message_kind::type>, label_of(s), kind_words<K>{}, described{j});
+  r("type", say<message_kind::type>, label_part(s), kind_words<K>{}, described{j});
 }
 
 }  // namespace elicit::detail
