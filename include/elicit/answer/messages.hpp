@@ -29,6 +29,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -38,6 +40,10 @@
 #include <vector>
 
 namespace elicit {
+
+namespace detail {
+struct offered_options;  // detail/model/reporter.hpp
+}  // namespace detail
 
 // A catalogue of messages: one template per message_kind, parsed once when it is made. Cheap to
 // read from many threads at once; a copy is independent of what it was copied from.
@@ -109,6 +115,53 @@ class messages {
   }
 
  private:
+  friend struct detail::offered_options;
+
+  // Kind K's sentence for each of `count` parts (`part(i)`, K's one part), `separator` between
+  // them: a choice's options (detail::offered_options). A template that is its part between two
+  // texts, as the shipped ones write an option, is read once for the list, not once per item,
+  // and what comes between two parts (the text after one, the separator, the text before the
+  // next: `", "`) is put together once, so that each item costs two pieces.
+  template <class Sink, message_kind K, class Part>
+  void write_list(Sink& out, detail::kind_tag<K> kind, std::size_t count, detail::known_text separator,
+                  Part part) const {
+    static_assert(detail::part_count(K) == 1, "elicit: a list item is its kind's one part");
+    const std::vector<segment>& pieces = segments_[index(K)];
+    const segment* before = nullptr;
+    const segment* after = nullptr;
+    std::size_t at = 0;
+    if (at < pieces.size() && pieces[at].type == segment::literal) before = &pieces[at++];
+    const bool one_part = at < pieces.size() && pieces[at++].type == segment::part_ref;
+    if (at < pieces.size() && pieces[at].type == segment::literal) after = &pieces[at++];
+    if (!one_part || at != pieces.size()) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (i != 0) detail::put_known(out, separator);
+        write(out, kind, part(i));
+      }
+      return;
+    }
+    const char* const text = texts_[index(K)].data();
+    const auto piece = [text](const segment* s) {
+      return s == nullptr
+                 ? detail::known_text{}
+                 : detail::known_text{{text + s->begin, static_cast<std::size_t>(s->end - s->begin)}, s->extra};
+    };
+    const detail::known_text first = piece(before), last = piece(after);
+    char joined[3 * max_template];  // not initialized: written before it is read
+    const std::size_t size = last.text.size() + separator.text.size() + first.text.size();
+    char* end = joined;
+    for (const std::string_view t : {last.text, separator.text, first.text}) {
+      if (!t.empty()) std::memcpy(end, t.data(), t.size());  // an empty view's data may be null
+      end += t.size();
+    }
+    const detail::known_text between{{joined, size}, last.extra + separator.extra + first.extra};
+    for (std::size_t i = 0; i < count; ++i) {
+      detail::put_known(out, i == 0 ? first : between);
+      write_one(out, part(i));
+    }
+    if (count != 0) detail::put_known(out, last);
+  }
+
   // One piece of a parsed template: text, a part, or a plural (two words, in the text).
   struct segment {
     enum type_t : unsigned char { literal, part_ref, plural } type = literal;
@@ -141,6 +194,7 @@ class messages {
   template <class Sink, class Part>
   void write_one(Sink& out, const Part& part) const {
     if constexpr (requires { part.write(out, *this); }) part.write(out, *this);
+    else if constexpr (requires { part.write(out); }) part.write(out);  // as write_part would, inline
     else detail::write_part(out, part);
   }
   template <class... Parts>

@@ -17,6 +17,7 @@
 #include <elicit/detail/model/option_index.hpp>
 #include <elicit/detail/model/reporter.hpp>
 #include <elicit/detail/model/value_traits.hpp>
+#include <elicit/detail/string_sink.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/form/choice.hpp>
 
@@ -43,7 +44,9 @@ struct offered_set {
   std::vector<enum_entry> entries;
   option_index index;
   bool titled = false;
-  bool plain = false;   // plain_shown(entries)
+  bool plain = false;       // plain_shown(entries)
+  std::string choice_head;  // write_choice_head(entries), and its json_escape_extra
+  std::size_t choice_head_extra = 0;
   std::string problem;  // "" when the options can be offered
 
   offered_set() = default;
@@ -73,6 +76,10 @@ inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option
     texts_ok = texts_ok && option_text_problem(set->entries.back()) == problem::none;
   }
   set->plain = plain_shown(set->entries.data(), n);
+  string_sink head;
+  write_choice_head(head, set->entries.data(), n);
+  set->choice_head = std::move(head.text);
+  set->choice_head_extra = json_escape_extra(set->choice_head);
   if (!option_index::fits(n)) {
     set->problem = "offer fewer choices";
     return set;
@@ -150,6 +157,8 @@ inline void link(field_spec& s, const field_spec& base, refinements& r) {
     s.option_count = r.offered->entries.size();
     s.titled = r.offered->titled;
     s.plain_options = r.offered->plain;
+    s.choice_head = r.offered->choice_head;
+    s.choice_head_extra = r.offered->choice_head_extra;
     s.index = &r.offered->index;
   }
   s.def = r.default_value.is_null() ? base.def : default_from_json(s, r);

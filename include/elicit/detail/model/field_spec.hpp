@@ -136,6 +136,11 @@ struct field_spec {
   std::uint64_t enum_type = 0;
   bool titled = false;
   bool plain_options = false;  // plain_shown(options, option_count): set with the options
+  // A choice's violation params up to "got" (reporter.hpp, write_choice_head), and their
+  // json_escape_extra: the same for every answer, so written once where the options are set
+  // (an enum's at compile time, run-time options when offered). Empty: written at each violation.
+  std::string_view choice_head{};
+  std::size_t choice_head_extra = 0;
   bool legacy_names = false;
   bool not_secret = false;              // the author vouches that a credential-like name is no credential
   bool runtime_options = false;         // an elicit::choice field: its options are given per request (form<F>)

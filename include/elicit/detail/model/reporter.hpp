@@ -87,9 +87,17 @@ struct shown_text {
   bool plain = false;  // nothing in `text` is escaped in JSON: its cost is its size
 
   template <class Sink>
-  void write(Sink& out) const {
+  [[gnu::always_inline]] void write(Sink& out) const {
     // Text of at most 40 bytes has at most 40 code points: shown whole, without counting them.
-    std::size_t cut = text.size() <= 40 ? text.size() : 0, shown = 0;
+    if (text.size() > 40) return write_cut(out);
+    if (plain) put_known(out, text, 0);
+    else out.put(text);
+  }
+
+ private:
+  template <class Sink>
+  void write_cut(Sink& out) const {
+    std::size_t cut = 0, shown = 0;
     while (cut < text.size() && shown < 40) {
       cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
       ++shown;
@@ -150,52 +158,54 @@ struct offered_options {
   template <class Sink>
   void write(Sink& out, const messages& words) const {
     const std::size_t shown = s.option_count < shown_options ? s.option_count : shown_options;
-    for (std::size_t i = 0; i < shown; ++i) {
-      if (i != 0) put_known(out, known(", "));
-      words.write(out, say<message_kind::option>, shown_text{shown_name(s.options[i]), s.plain_options});
-    }
+    words.write_list(out, say<message_kind::option>, shown, known(", "), [this](std::size_t i) {
+      return shown_text{shown_name(s.options[i]), s.plain_options};
+    });
     if (shown == s.option_count) return;
     out.put(' ');
     words.write(out, say<message_kind::more_options>, s.option_count - shown);
   }
 };
 
-// A choice's violation as the client's values (violation::params): {"allowed": the first
-// options' wire values, "more": how many others, "got": what was sent}. Bounded whatever the
-// field offers and the client sends: at most shown_options values while they fit max_bytes,
-// the rest counted in "more"; "got" only when it is a number, true, false, null or UTF-8 text
-// of at most max_got bytes.
+// How many bytes of wire values a choice's violation lists at most (choice_params).
+inline constexpr std::size_t choice_params_max_bytes = 1024;
+
+// A choice's violation params up to "got": {"allowed": the first options' wire values, "more":
+// how many others. At most shown_options values while they fit choice_params_max_bytes as
+// JSON, the rest counted in "more". The same for every answer about the field, so written once
+// with its options where it can be (field_spec::choice_head): into a constant for an enum
+// (describe.hpp, choice_head_of), into the offered options for run-time ones (refinements.hpp).
+template <class Sink>
+constexpr void write_choice_head(Sink& out, const enum_entry* options, std::size_t count) {
+  out.put(R"({"allowed":[)");
+  const std::size_t most = count < shown_options ? count : shown_options;
+  std::size_t listed = 0, spent = 0;
+  for (; listed < most; ++listed) {
+    const std::string_view wire = options[listed].wire;
+    spent += wire.size() + json_extra_of(wire) + 3;
+    if (spent > choice_params_max_bytes) break;
+    if (listed != 0) out.put(',');
+    write_string(out, wire);
+  }
+  out.put(R"(],"more":)");
+  write_unsigned(out, count - listed);
+}
+
+// A choice's violation as the client's values (violation::params): the choice head ({"allowed":
+// the first options' wire values, "more": how many others), then "got": what was sent. Bounded
+// whatever the field offers and the client sends (write_choice_head); "got" only when it is a
+// number, true, false, null or UTF-8 text of at most max_got bytes.
 struct choice_params {
   const field_spec& s;
   value_view got;
 
-  static constexpr std::size_t max_bytes = 1024;
+  static constexpr std::size_t max_bytes = choice_params_max_bytes;
   static constexpr std::size_t max_got = 256;
 
   template <class Sink>
   void write_json(Sink& out) const {
-    put_known(out, known(R"({"allowed":[)"));
-    const std::size_t most =
-        s.option_count < offered_options::shown_options ? s.option_count : offered_options::shown_options;
-    std::size_t listed = 0, spent = 0;
-    for (; listed < most; ++listed) {
-      const std::string_view wire = s.options[listed].wire;
-      const std::size_t escaped = s.plain_options ? wire.size() : json_escaped_size(wire);
-      spent += escaped + 3;
-      if (spent > max_bytes) break;
-      if (listed != 0) out.put(',');
-      // Its size as JSON is its size: nothing to escape, written whole without a second look
-      // (its own cost as JSON is then the two quotes').
-      if (escaped == wire.size()) {
-        out.put('"');
-        put_known(out, wire, 0);
-        out.put('"');
-      } else {
-        write_string(out, wire);
-      }
-    }
-    put_known(out, known(R"(],"more":)"));
-    write_unsigned(out, s.option_count - listed);
+    if (!s.choice_head.empty()) put_known(out, s.choice_head, s.choice_head_extra);
+    else write_choice_head(out, s.options, s.option_count);
     write_got(out);
     out.put('}');
   }
