@@ -152,9 +152,9 @@ class violation_sink {
   ~violation_sink() = default;
 
   [[gnu::always_inline]] void put(char c) {
-    if (next_ == end_) return put_slow(std::string_view(&c, 1));
+    if (next_ == end_) return put_slow(c);
     *next_++ = c;
-    extra_ += json_byte_extra(c);
+    extra_ += json_byte_extra(c);  // a constant where `c` is (no address of it taken here)
   }
   [[gnu::always_inline]] void put(std::string_view t) {
     if (t.size() > static_cast<std::size_t>(end_ - next_)) return put_slow(t);
@@ -222,6 +222,7 @@ class violation_sink {
   }
   // More than the room: the storage's grows, or the message is cut at its cap. What is written
   // of `t` is counted here.
+  [[gnu::noinline]] void put_slow(char c) { put_slow(std::string_view(&c, 1)); }
   void put_slow(std::string_view t) {
     if (cut_) return;
     std::size_t ellipsis = 0;
