@@ -22,6 +22,7 @@
 #pragma once
 
 #include <elicit/answer/message_kind.hpp>
+#include <elicit/detail/buffer_sink.hpp>
 #include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/utf8.hpp>
@@ -29,7 +30,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <span>
 #include <stdexcept>
@@ -151,13 +151,14 @@ class messages {
     const std::size_t size = last.text.size() + separator.text.size() + first.text.size();
     char* end = joined;
     for (const std::string_view t : {last.text, separator.text, first.text}) {
-      if (!t.empty()) std::memcpy(end, t.data(), t.size());  // an empty view's data may be null
+      detail::copy_short(end, t.data(), t.size());  // nearly always a few bytes: inline
       end += t.size();
     }
     const detail::known_text between{{joined, size}, last.extra + separator.extra + first.extra};
     for (std::size_t i = 0; i < count; ++i) {
       detail::put_known(out, i == 0 ? first : between);
-      write_one(out, part(i));
+      if constexpr (requires { part(i).write(out); }) part(i).write(out);  // inline: one piece per item
+      else write_one(out, part(i));
     }
     if (count != 0) detail::put_known(out, last);
   }

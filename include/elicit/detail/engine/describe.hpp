@@ -89,6 +89,20 @@ inline constexpr text_buffer<choice_head_size<E>()> choice_head_of = [] {
   return text;
 }();
 
+// An enum's options in English (write_english_options of enum_table<E>), a constant.
+template <class E>
+constexpr std::size_t english_options_size() {
+  length_counter size;
+  write_english_options(size, enum_table<E>.data(), enum_table<E>.size());
+  return size.size;
+}
+template <class E>
+inline constexpr text_buffer<english_options_size<E>()> english_options_of = [] {
+  text_buffer<english_options_size<E>()> text;
+  write_english_options(text, enum_table<E>.data(), enum_table<E>.size());
+  return text;
+}();
+
 template <class Form, std::size_t I>
 constexpr field_spec describe_member() {
   using parts = field_parts<described_member_t<Form, I>>;
@@ -111,6 +125,8 @@ constexpr field_spec describe_member() {
     s.plain_options = plain_shown(s.options, s.option_count);
     s.choice_head = choice_head_of<E>.view();
     s.choice_head_extra = json_extra_of(s.choice_head);
+    s.english_options = english_options_of<E>.view();
+    s.english_options_extra = json_extra_of(s.english_options);
   }
   if constexpr (requires { traits::runtime_options; }) s.runtime_options = true;
   parts::apply(s);

@@ -47,6 +47,8 @@ struct offered_set {
   bool plain = false;       // plain_shown(entries)
   std::string choice_head;  // write_choice_head(entries), and its json_escape_extra
   std::size_t choice_head_extra = 0;
+  std::string english_options;  // write_english_options(entries), and its json_escape_extra
+  std::size_t english_options_extra = 0;
   std::string problem;  // "" when the options can be offered
 
   offered_set() = default;
@@ -80,6 +82,10 @@ inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option
   write_choice_head(head, set->entries.data(), n);
   set->choice_head = std::move(head.text);
   set->choice_head_extra = json_escape_extra(set->choice_head);
+  string_sink english;
+  write_english_options(english, set->entries.data(), n);
+  set->english_options = std::move(english.text);
+  set->english_options_extra = json_escape_extra(set->english_options);
   if (!option_index::fits(n)) {
     set->problem = "offer fewer choices";
     return set;
@@ -159,6 +165,8 @@ inline void link(field_spec& s, const field_spec& base, refinements& r) {
     s.plain_options = r.offered->plain;
     s.choice_head = r.offered->choice_head;
     s.choice_head_extra = r.offered->choice_head_extra;
+    s.english_options = r.offered->english_options;
+    s.english_options_extra = r.offered->english_options_extra;
     s.index = &r.offered->index;
   }
   s.def = r.default_value.is_null() ? base.def : default_from_json(s, r);

@@ -118,10 +118,6 @@ struct field_spec {
   value_type type = value_type::string;
   format fmt = format::none;
   std::string_view title{};
-  // What the label a message names the field by (keywords.hpp, label_of) costs as JSON over its
-  // size (json_escape_extra), known before any violation is written with it: set by
-  // describe_member, and by link() (refinements.hpp) when a form retitles the field.
-  std::size_t label_extra = 0;
   std::string_view description{};
   bool optional = false;
   bound<number> minimum{};
@@ -136,16 +132,26 @@ struct field_spec {
   std::uint64_t enum_type = 0;
   bool titled = false;
   bool plain_options = false;  // plain_shown(options, option_count): set with the options
-  // A choice's violation params up to "got" (reporter.hpp, write_choice_head), and their
-  // json_escape_extra: the same for every answer, so written once where the options are set
-  // (an enum's at compile time, run-time options when offered). Empty: written at each violation.
-  std::string_view choice_head{};
-  std::size_t choice_head_extra = 0;
   bool legacy_names = false;
   bool not_secret = false;              // the author vouches that a credential-like name is no credential
   bool runtime_options = false;         // an elicit::choice field: its options are given per request (form<F>)
   const option_index* index = nullptr;  // run-time options: found by wire value through this
   default_spec def{};
+  // What a violation is written with, worked out with the rest (at the end: what an answer's
+  // reading looks at keeps its place).
+  // What the label a message names the field by (keywords.hpp, label_of) costs as JSON over its
+  // size (json_escape_extra), known before any violation is written with it: set by
+  // describe_member, and by link() (refinements.hpp) when a form retitles the field.
+  std::size_t label_extra = 0;
+  // A choice's violation params up to "got" (reporter.hpp, write_choice_head), and their
+  // json_escape_extra: the same for every answer, so written once where the options are set
+  // (an enum's at compile time, run-time options when offered). Empty: written at each violation.
+  std::string_view choice_head{};
+  std::size_t choice_head_extra = 0;
+  // The options as a message in English names them (reporter.hpp, write_english_options), and
+  // their json_escape_extra: written once where the options are set, as choice_head.
+  std::string_view english_options{};
+  std::size_t english_options_extra = 0;
 
   [[nodiscard]] constexpr bool is_select() const noexcept {
     return type == value_type::single_select || type == value_type::multi_select;

@@ -87,7 +87,7 @@ struct shown_text {
   bool plain = false;  // nothing in `text` is escaped in JSON: its cost is its size
 
   template <class Sink>
-  [[gnu::always_inline]] void write(Sink& out) const {
+  [[gnu::always_inline]] constexpr void write(Sink& out) const {
     // Text of at most 40 bytes has at most 40 code points: shown whole, without counting them.
     if (text.size() > 40) return write_cut(out);
     if (plain) put_known(out, text, 0);
@@ -96,7 +96,7 @@ struct shown_text {
 
  private:
   template <class Sink>
-  void write_cut(Sink& out) const {
+  constexpr void write_cut(Sink& out) const {
     std::size_t cut = 0, shown = 0;
     while (cut < text.size() && shown < 40) {
       cut += utf8_sequence_length(static_cast<unsigned char>(text[cut]));
@@ -157,6 +157,9 @@ struct offered_options {
 
   template <class Sink>
   void write(Sink& out, const messages& words) const {
+    // In English, the list is the same at every violation: written once with the options.
+    if (!s.english_options.empty() && &words == &messages::english())
+      return put_known(out, s.english_options, s.english_options_extra);
     const std::size_t shown = s.option_count < shown_options ? s.option_count : shown_options;
     words.write_list(out, say<message_kind::option>, shown, known(", "), [this](std::size_t i) {
       return shown_text{shown_name(s.options[i]), s.plain_options};
@@ -166,6 +169,41 @@ struct offered_options {
     words.write(out, say<message_kind::more_options>, s.option_count - shown);
   }
 };
+
+// A template of the English catalogue (message_kind.hpp, kind_table) that has one part and no
+// plural, as the text before and after the part: read at compile time.
+struct around_part {
+  std::string_view before, after;
+};
+consteval around_part english_around(message_kind kind) {
+  const std::string_view t = entry_of(kind).english;
+  const std::size_t open = t.find('{'), close = t.find('}');
+  if (open == std::string_view::npos || close < open || t.find_first_of("{}", close + 1) != std::string_view::npos ||
+      t.substr(open, close - open).find_first_of("?{", 1) != std::string_view::npos)
+    throw "elicit: write_english_options expects this English template to be one part between two texts";
+  return {t.substr(0, open), t.substr(close + 1)};
+}
+
+// What offered_options writes with the English catalogue (messages::english()), written
+// without it: the options at compile time for an enum (describe.hpp, english_options_of), when
+// offered for run-time ones (refinements.hpp); kept as field_spec::english_options.
+template <class Sink>
+constexpr void write_english_options(Sink& out, const enum_entry* options, std::size_t count) {
+  constexpr around_part option = english_around(message_kind::option);
+  constexpr around_part more = english_around(message_kind::more_options);
+  const std::size_t shown = count < shown_options ? count : shown_options;
+  for (std::size_t i = 0; i < shown; ++i) {
+    if (i != 0) out.put(std::string_view(", "));
+    out.put(option.before);
+    shown_text{shown_name(options[i])}.write(out);
+    out.put(option.after);
+  }
+  if (shown == count) return;
+  out.put(' ');
+  out.put(more.before);
+  write_unsigned(out, count - shown);
+  out.put(more.after);
+}
 
 // How many bytes of wire values a choice's violation lists at most (choice_params).
 inline constexpr std::size_t choice_params_max_bytes = 1024;
