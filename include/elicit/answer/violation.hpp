@@ -199,7 +199,9 @@ class violation_list {
     return violation_view(p.pointer, p.keyword, p.message, p.params);
   }
   // At the first violation, room for as many as expected (+ 1: the summary); more as they come.
-  [[nodiscard]] std::size_t first_room() const noexcept { return std::min({expected_, limit_, std::size_t{256}}) + 1; }
+  [[nodiscard]] std::size_t first_room() const noexcept {
+    return std::min(std::min(expected_, limit_), std::size_t{256}) + 1;
+  }
   void swap(violation_list& other) noexcept {
     store_.swap(other.store_);
     std::swap(limit_, other.limit_);

@@ -158,8 +158,7 @@ struct offered_options {
   template <class Sink>
   void write(Sink& out, const messages& words) const {
     // In English, the list is the same at every violation: written once with the options.
-    if (!s.english_options.empty() && &words == &messages::english())
-      return put_known(out, s.english_options, s.english_options_extra);
+    if (!s.english_options.empty() && words.english_) return put_known(out, s.english_options, s.english_options_extra);
     const std::size_t shown = s.option_count < shown_options ? s.option_count : shown_options;
     words.write_list(out, say<message_kind::option>, shown, known(", "), [this](std::size_t i) {
       return shown_text{shown_name(s.options[i]), s.plain_options};
