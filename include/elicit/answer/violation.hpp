@@ -217,7 +217,7 @@ class violation_list {
   bool summarized_ = false;
 };
 
-inline detail::violation_sink detail::sink_into(violation_list& list) {
+[[gnu::always_inline]] inline detail::violation_sink detail::sink_into(violation_list& list) {
   return detail::violation_sink(list.store_, list.first_room());
 }
 
