@@ -292,7 +292,7 @@ class messages {
     ((i++ == n ? write_one(out, parts) : void()), ...);
   }
   template <class Sink, class Part>
-  void write_one(Sink& out, const Part& part) const {
+  [[gnu::always_inline]] void write_one(Sink& out, const Part& part) const {  // a dispatch: inline
     if constexpr (requires { part.write(out, *this); }) part.write(out, *this);
     else if constexpr (requires { part.write(out); }) part.write(out);  // as write_part would, inline
     else if constexpr (std::is_same_v<Part, detail::known_text>) detail::put_known(out, part);  // a label: inline
