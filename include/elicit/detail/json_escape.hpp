@@ -146,6 +146,46 @@ inline std::size_t json_escape_extra(std::string_view text) noexcept {
   return json_escaped_size(text) - n;
 }
 
+// Whether `text` is ASCII that JSON writes as it is (no control, DEL, quote or backslash): what
+// an answer's text nearly always is. It is then UTF-8, and costs its size as JSON, found in one
+// look (sixteen bytes at once where SSE2 is there, as json_escape_extra looks) where checking
+// each would read it twice.
+inline bool plain_ascii(std::string_view text) noexcept {
+  const std::size_t n = text.size();
+#if defined(__SSE2__)
+  const char* const p = text.data();
+  if (n >= 4) {
+    // A costly byte, or one of 0x80 and more (its top bit, which the mask takes as it is).
+    const auto marked = [](__m128i w) {
+      const __m128i last_control = _mm_set1_epi8(0x1F);
+      return _mm_or_si128(
+          _mm_or_si128(w, _mm_cmpeq_epi8(_mm_max_epu8(w, last_control), last_control)),
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8(0x7F)), _mm_cmpeq_epi8(w, _mm_set1_epi8('"'))),
+                       _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))));
+    };
+    __m128i found;
+    if (n < 8) {
+      std::uint32_t head = 0, tail = 0;
+      std::memcpy(&head, p, 4);
+      std::memcpy(&tail, p + n - 4, 4);
+      found = marked(_mm_set_epi32(static_cast<int>(head), static_cast<int>(tail), static_cast<int>(head),
+                                   static_cast<int>(tail)));
+    } else if (n <= 16) {
+      found = marked(_mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
+                                        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + n - 8))));
+    } else {
+      found = marked(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16)));
+      for (std::size_t at = 0; at + 16 < n; at += 16)
+        found = _mm_or_si128(found, marked(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at))));
+    }
+    return _mm_movemask_epi8(found) == 0;
+  }
+#endif
+  for (std::size_t i = 0; i < n; ++i)
+    if (static_cast<unsigned char>(text[i]) >= 0x80 || json_byte_extra(text[i]) != 0) return false;
+  return true;
+}
+
 // Text and its json_escape_extra, known before it is written: a catalogue's words (counted
 // once, when the catalogue is made) and elicit's own literals (at compile time). A
 // violation_sink adds the count without looking at the text; any other sink puts the text.
