@@ -162,9 +162,10 @@ inline verdict judge_action(const reply& r) {
                                       R"(The result has no action: it must be "accept", "decline" or "cancel".)"}};
   const bool named = r.action.is(json_kind::string);
   const std::string_view said = r.action.text();
+  // "accept" first: the answer a form is read for, and the one whose cost is measured.
+  if (named && same_text(said, "accept")) return {action::accept, std::nullopt};
   if (named && same_text(said, "decline")) return {action::decline, std::nullopt};
   if (named && same_text(said, "cancel")) return {action::cancel, std::nullopt};
-  if (named && same_text(said, "accept")) return {action::accept, std::nullopt};
   return {action::cancel,
           violation{"/action", "enum",
                     message(R"(The action must be "accept", "decline" or "cancel"; got )", described{r.action}, ".")}};
