@@ -31,18 +31,24 @@ inline constexpr std::size_t invalid_utf8 = static_cast<std::size_t>(-1);
 constexpr std::size_t ascii_prefix(std::string_view text) noexcept {
   std::size_t i = 0;
   if (!std::is_constant_evaluated()) {
+    constexpr std::uint64_t high_bits = 0x8080808080808080ull;
     const std::size_t n = text.size();
-    const auto ascii = [&text]<class Word>(Word, std::size_t at) {
-      Word word = 0;
-      std::memcpy(&word, text.data() + at, sizeof word);
-      return (word & static_cast<Word>(0x8080808080808080ull)) == 0;
-    };
+    const char* const p = text.data();
     if (n >= 8) {
-      for (; i + 8 <= n; i += 8)
-        if (!ascii(std::uint64_t{}, i)) break;
-      if (i + 8 > n && (i == n || ascii(std::uint64_t{}, n - 8))) return n;
-    } else if (n >= 4 && ascii(std::uint32_t{}, 0) && ascii(std::uint32_t{}, n - 4)) {
-      return n;
+      std::uint64_t word = 0;
+      for (; i + 8 <= n; i += 8) {
+        std::memcpy(&word, p + i, 8);
+        if ((word & high_bits) != 0) break;
+      }
+      if (i + 8 > n) {  // every whole word ASCII: the last bytes, as a word that overlaps
+        std::memcpy(&word, p + n - 8, 8);
+        if ((word & high_bits) == 0) return n;
+      }
+    } else if (n >= 4) {
+      std::uint32_t head = 0, tail = 0;
+      std::memcpy(&head, p, 4);
+      std::memcpy(&tail, p + n - 4, 4);
+      if (((head | tail) & 0x80808080u) == 0) return n;
     }
   }
   // Through the pointer: at compile time, string_view's operator[] costs clang++-14 several

@@ -17,7 +17,6 @@
 #include <elicit/detail/model/option_index.hpp>
 #include <elicit/detail/model/reporter.hpp>
 #include <elicit/detail/model/value_traits.hpp>
-#include <elicit/detail/string_sink.hpp>
 #include <elicit/detail/utf8.hpp>
 #include <elicit/form/choice.hpp>
 
@@ -78,13 +77,13 @@ inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option
     texts_ok = texts_ok && option_text_problem(set->entries.back()) == problem::none;
   }
   set->plain = plain_shown(set->entries.data(), n);
-  string_sink head;
+  // On the stack, then copied once: a few dozen small pieces each.
+  scratch_sink head, english;
   write_choice_head(head, set->entries.data(), n);
-  set->choice_head = std::move(head.text);
+  set->choice_head = std::string(head.text());
   set->choice_head_extra = json_escape_extra(set->choice_head);
-  string_sink english;
   write_english_options(english, set->entries.data(), n);
-  set->english_options = std::move(english.text);
+  set->english_options = std::string(english.text());
   set->english_options_extra = json_escape_extra(set->english_options);
   if (!option_index::fits(n)) {
     set->problem = "offer fewer choices";
