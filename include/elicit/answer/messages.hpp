@@ -22,21 +22,102 @@
 #pragma once
 
 #include <elicit/answer/message_kind.hpp>
+#include <elicit/detail/buffer_sink.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/utf8.hpp>
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace elicit {
+
+namespace detail {
+struct offered_options;  // detail/model/reporter.hpp
+
+// A piece of an English template (kind_table), parsed at compile time as messages::set parses a
+// template at run time: text, a part, or a plural's two words; with what each text costs as
+// JSON over its size.
+struct english_piece {
+  enum type_t : unsigned char { literal, part_ref, plural } type = literal;
+  std::size_t part = 0;
+  std::string_view text{}, many{};
+  std::size_t extra = 0, many_extra = 0;
+};
+
+// Kind `kind`'s English template as pieces, into `out` (nullptr: counted only); how many. Only
+// evaluated at compile time (english_pieces): a template the run-time parser would refuse is a
+// compile error here (the throw).
+constexpr std::size_t parse_english(message_kind kind, english_piece* out) {
+  const std::string_view text = entry_of(kind).english;
+  std::size_t count = 0, start = 0;
+  const auto add = [&](const english_piece& piece) {
+    if (out != nullptr) out[count] = piece;
+    ++count;
+  };
+  const auto flush = [&](std::size_t end) {
+    if (end > start) add({english_piece::literal, 0, text.substr(start, end - start), {}, 0, 0});
+  };
+  const auto part_index = [&](std::string_view name) {
+    std::string_view rest = entry_of(kind).parts;
+    for (std::size_t i = 0; !rest.empty(); ++i) {
+      const std::size_t comma = rest.find(',');
+      std::string_view part = rest.substr(0, comma);
+      if (part.ends_with('#')) part.remove_suffix(1);
+      if (part == name) return i;
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    throw "elicit: an English template names a part its kind does not have";
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {  // "{{": one brace
+      flush(i + 1);
+      start = ++i + 1;
+      continue;
+    }
+    if (c == '}') throw "elicit: an English template has a '}' that closes nothing";
+    if (c != '{') continue;
+    const std::size_t close = text.find('}', i);
+    if (close == std::string_view::npos) throw "elicit: an English template has a '{' that is not closed";
+    flush(i);
+    const std::string_view inside = text.substr(i + 1, close - i - 1);
+    const std::size_t question = inside.find('?');
+    const std::size_t part = part_index(inside.substr(0, question));
+    if (question == std::string_view::npos) {
+      add({english_piece::part_ref, part, {}, {}, 0, 0});
+    } else {
+      const std::size_t bar = inside.find('|', question);
+      if (bar == std::string_view::npos) throw "elicit: an English plural without its two words";
+      const std::string_view one = inside.substr(question + 1, bar - question - 1), many = inside.substr(bar + 1);
+      add({english_piece::plural, part, one, many, json_extra_of(one), json_extra_of(many)});
+    }
+    i = close;
+    start = close + 1;
+  }
+  flush(text.size());
+  if (out != nullptr)
+    for (std::size_t i = 0; i < count; ++i)
+      if (out[i].type == english_piece::literal) out[i].extra = json_extra_of(out[i].text);
+  return count;
+}
+template <message_kind K>
+inline constexpr auto english_pieces = [] {
+  std::array<english_piece, parse_english(K, nullptr)> pieces{};
+  parse_english(K, pieces.data());
+  return pieces;
+}();
+}  // namespace detail
 
 // A catalogue of messages: one template per message_kind, parsed once when it is made. Cheap to
 // read from many threads at once; a copy is independent of what it was copied from.
@@ -47,10 +128,14 @@ class messages {
 
   static constexpr std::size_t kind_count = detail::kind_count;
 
-  // The shipped catalogues, made at their first use.
-  [[nodiscard]] static const messages& english() {
-    static const messages words =
-        from_table([](std::size_t i) { return detail::kind_table[i].english; }, plural_rule::one);
+  // The shipped catalogues, made at their first use. English is what every violation is written
+  // in unless a catalogue is given: inline, its use costs the check that it is made.
+  [[nodiscard]] [[gnu::always_inline]] static const messages& english() {
+    static const messages words = [] {
+      messages english = from_table([](std::size_t i) { return detail::kind_table[i].english; }, plural_rule::one);
+      english.english_ = true;
+      return english;
+    }();
     return words;
   }
   [[nodiscard]] static const messages& french() {
@@ -93,25 +178,99 @@ class messages {
   // (detail/message.hpp): what elicit's readers call. A part is text, a number, or a type with
   // write(sink, messages) that writes its own words from this catalogue.
   template <class Sink, message_kind K, class... Parts>
-  void write(Sink& out, detail::kind_tag<K> /*kind*/, const Parts&... parts) const {
+  void write(Sink& out, detail::kind_tag<K> kind, const Parts&... parts) const {
     static_assert(sizeof...(Parts) == detail::part_count(K), "elicit: give this message kind each of its parts");
+    if (english_) return write_english(out, kind, parts...);
     // The segments lie within the text (set() made them so): no bounds checked per piece.
     const char* const text = texts_[index(K)].data();
     for (const segment& s : segments_[index(K)]) {
-      if (s.type == segment::literal) out.put(std::string_view(text + s.begin, s.end - s.begin));
+      if (s.type == segment::literal)
+        detail::put_known(out, std::string_view(text + s.begin, s.end - s.begin), s.extra);
       else if (s.type == segment::part_ref) write_nth(out, s.part, parts...);
-      else if (singular(count_nth(s.part, parts...))) out.put(std::string_view(text + s.begin, s.end - s.begin));
-      else out.put(std::string_view(text + s.many_begin, s.many_end - s.many_begin));
+      else if (singular(count_nth(s.part, parts...)))
+        detail::put_known(out, std::string_view(text + s.begin, s.end - s.begin), s.extra);
+      else detail::put_known(out, std::string_view(text + s.many_begin, s.many_end - s.many_begin), s.many_extra);
     }
   }
 
  private:
+  friend struct detail::offered_options;
+
+  // Kind K's sentence from its English template as parsed at compile time (detail::english_pieces):
+  // what write() does when the catalogue's templates are English's, each piece a constant.
+  template <class Sink, message_kind K, class... Parts>
+  void write_english(Sink& out, detail::kind_tag<K> /*kind*/, const Parts&... parts) const {
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (write_english_piece<K, I>(out, parts...), ...); }
+    (std::make_index_sequence<detail::english_pieces<K>.size()>{});
+  }
+  template <message_kind K, std::size_t I, class Sink, class... Parts>
+  void write_english_piece(Sink& out, const Parts&... parts) const {
+    constexpr detail::english_piece piece = detail::english_pieces<K>[I];
+    if constexpr (piece.type == detail::english_piece::literal) {
+      detail::put_known(out, piece.text, piece.extra);
+    } else {
+      const auto& part = std::get<piece.part>(std::tie(parts...));
+      if constexpr (piece.type == detail::english_piece::part_ref) write_one(out, part);
+      else if (singular(count_of(part))) detail::put_known(out, piece.text, piece.extra);
+      else detail::put_known(out, piece.many, piece.many_extra);
+    }
+  }
+
+  // Kind K's sentence for each of `count` parts (`part(i)`, K's one part), `separator` between
+  // them: a choice's options (detail::offered_options). A template that is its part between two
+  // texts, as the shipped ones write an option, is read once for the list, not once per item,
+  // and what comes between two parts (the text after one, the separator, the text before the
+  // next: `", "`) is put together once, so that each item costs two pieces.
+  template <class Sink, message_kind K, class Part>
+  void write_list(Sink& out, detail::kind_tag<K> kind, std::size_t count, detail::known_text separator,
+                  Part part) const {
+    static_assert(detail::part_count(K) == 1, "elicit: a list item is its kind's one part");
+    const std::vector<segment>& pieces = segments_[index(K)];
+    const segment* before = nullptr;
+    const segment* after = nullptr;
+    std::size_t at = 0;
+    if (at < pieces.size() && pieces[at].type == segment::literal) before = &pieces[at++];
+    const bool one_part = at < pieces.size() && pieces[at++].type == segment::part_ref;
+    if (at < pieces.size() && pieces[at].type == segment::literal) after = &pieces[at++];
+    if (!one_part || at != pieces.size()) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (i != 0) detail::put_known(out, separator);
+        write(out, kind, part(i));
+      }
+      return;
+    }
+    const char* const text = texts_[index(K)].data();
+    const auto piece = [text](const segment* s) {
+      return s == nullptr
+                 ? detail::known_text{}
+                 : detail::known_text{{text + s->begin, static_cast<std::size_t>(s->end - s->begin)}, s->extra};
+    };
+    const detail::known_text first = piece(before), last = piece(after);
+    char joined[3 * max_template];  // not initialized: written before it is read
+    const std::size_t size = last.text.size() + separator.text.size() + first.text.size();
+    char* end = joined;
+    for (const std::string_view t : {last.text, separator.text, first.text}) {
+      detail::copy_short(end, t.data(), t.size());  // nearly always a few bytes: inline
+      end += t.size();
+    }
+    const detail::known_text between{{joined, size}, last.extra + separator.extra + first.extra};
+    for (std::size_t i = 0; i < count; ++i) {
+      detail::put_known(out, i == 0 ? first : between);
+      if constexpr (requires { part(i).write(out); }) part(i).write(out);  // inline: one piece per item
+      else write_one(out, part(i));
+    }
+    if (count != 0) detail::put_known(out, last);
+  }
+
   // One piece of a parsed template: text, a part, or a plural (two words, in the text).
   struct segment {
     enum type_t : unsigned char { literal, part_ref, plural } type = literal;
     std::uint8_t part = 0;
     std::uint16_t begin = 0, end = 0;            // the text, or the plural's singular word
     std::uint16_t many_begin = 0, many_end = 0;  // the plural's other word
+    // What the text, and the other word, cost as JSON over their size (detail::json_escape_extra):
+    // counted once here, not at every violation written with them.
+    std::uint16_t extra = 0, many_extra = 0;
   };
 
   template <class Text>
@@ -133,8 +292,10 @@ class messages {
     ((i++ == n ? write_one(out, parts) : void()), ...);
   }
   template <class Sink, class Part>
-  void write_one(Sink& out, const Part& part) const {
+  [[gnu::always_inline]] void write_one(Sink& out, const Part& part) const {  // a dispatch: inline
     if constexpr (requires { part.write(out, *this); }) part.write(out, *this);
+    else if constexpr (requires { part.write(out); }) part.write(out);  // as write_part would, inline
+    else if constexpr (std::is_same_v<Part, detail::known_text>) detail::put_known(out, part);  // a label: inline
     else detail::write_part(out, part);
   }
   template <class... Parts>
@@ -190,6 +351,7 @@ class messages {
     if (text.empty()) refuse(kind, "is empty.");
     if (text.size() > max_template) refuse(kind, detail::message("is longer than ", max_template, " bytes."));
     if (!detail::is_utf8(text)) refuse(kind, "is not valid UTF-8.");
+    english_ = false;  // a template changed: no longer English's as compiled
     std::vector<segment> out;
     const auto at = [](std::size_t i) { return static_cast<std::uint16_t>(i); };
     std::size_t start = 0;
@@ -228,6 +390,11 @@ class messages {
       start = close + 1;
     }
     flush(text.size());
+    for (segment& s : out) {
+      if (s.type == segment::part_ref) continue;
+      s.extra = at(detail::json_escape_extra(text.substr(s.begin, s.end - s.begin)));
+      s.many_extra = at(detail::json_escape_extra(text.substr(s.many_begin, s.many_end - s.many_begin)));
+    }
     texts_[index(kind)] = std::string(text);
     segments_[index(kind)] = std::move(out);
   }
@@ -235,6 +402,9 @@ class messages {
   std::array<std::string, kind_count> texts_;
   std::array<std::vector<segment>, kind_count> segments_;
   plural_rule rule_ = plural_rule::one;
+  // Its templates are English's and its plural rule English's (english(), or a copy of it not
+  // changed since): write() takes each template as parsed at compile time.
+  bool english_ = false;
 };
 
 namespace detail {

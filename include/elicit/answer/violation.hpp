@@ -199,7 +199,9 @@ class violation_list {
     return violation_view(p.pointer, p.keyword, p.message, p.params);
   }
   // At the first violation, room for as many as expected (+ 1: the summary); more as they come.
-  [[nodiscard]] std::size_t first_room() const noexcept { return std::min({expected_, limit_, std::size_t{256}}) + 1; }
+  [[nodiscard]] std::size_t first_room() const noexcept {
+    return std::min(std::min(expected_, limit_), std::size_t{256}) + 1;
+  }
   void swap(violation_list& other) noexcept {
     store_.swap(other.store_);
     std::swap(limit_, other.limit_);
@@ -215,7 +217,7 @@ class violation_list {
   bool summarized_ = false;
 };
 
-inline detail::violation_sink detail::sink_into(violation_list& list) {
+[[gnu::always_inline]] inline detail::violation_sink detail::sink_into(violation_list& list) {
   return detail::violation_sink(list.store_, list.first_room());
 }
 
@@ -245,7 +247,7 @@ inline void violation_list::summarize() {
   }
   detail::violation_sink out = detail::sink_into(*this);
   out.end_pointer();
-  out.put("maxViolations");
+  detail::put_known(out, detail::known("maxViolations"));
   out.end_keyword();
   out.put(text);
   out.done(true);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <elicit/detail/buffer_sink.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/number_text.hpp>
 
 #include <cstddef>
@@ -46,6 +47,7 @@ constexpr std::string_view text_of(const Part& part) noexcept {
 template <class Sink, class Part>
 void write_part(Sink& out, const Part& part) {
   if constexpr (is_text_part<Part>) out.put(text_of(part));
+  else if constexpr (std::is_same_v<Part, known_text>) put_known(out, part);
   else if constexpr (std::is_same_v<Part, number>) write_number(out, part);
   else if constexpr (plain_integer<Part> && std::is_signed_v<Part>) write_signed(out, part);
   else if constexpr (plain_integer<Part>) write_unsigned(out, part);

@@ -4,6 +4,7 @@
 // constexpr in C++20.
 #pragma once
 
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/number.hpp>
 
 #include <bit>
@@ -36,7 +37,7 @@ constexpr void write_unsigned(Sink& out, std::uint64_t v) {
   } else {
     digits[--first] = static_cast<char>('0' + v);
   }
-  out.put(std::string_view(digits + first, sizeof digits - first));
+  put_known(out, std::string_view(digits + first, sizeof digits - first), 0);  // digits: nothing to escape
 }
 
 template <class Sink>

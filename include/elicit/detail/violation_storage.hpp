@@ -136,11 +136,15 @@ class violation_storage {
 // of pointer, the keyword, end of keyword, the message's parts, end of message, the params'
 // parts (if any), done. What a detail::reporter and violation_list::push_back write through (a
 // message sink, as detail/message.hpp's writers take). The message stops at max_message bytes;
-// done() lists the violation only when it fits max_text, and otherwise counts it.
+// done() lists the violation only when it fits max_text, and otherwise counts it. What the text
+// costs as JSON is counted piece by piece as it is written (json_escape_extra; put_known for a
+// piece whose count is known before), so that done() need not read the text again.
 class violation_sink {
  public:
   // For a list that is not full; `first_room`: how many entries to make room for at the first.
-  violation_sink(violation_storage& store, std::size_t first_room) : store_(store) {
+  // Its steps, and those of every violation's end (end_keyword, end_message, done), are inline:
+  // a dozen each, where a call cost about as many again.
+  [[gnu::always_inline]] violation_sink(violation_storage& store, std::size_t first_room) : store_(store) {
     store_.room_for_entry(first_room);
     start_ = store_.text_size_;
     at_text();
@@ -150,24 +154,33 @@ class violation_sink {
   ~violation_sink() = default;
 
   [[gnu::always_inline]] void put(char c) {
-    if (next_ == end_) return put_slow(std::string_view(&c, 1));
+    if (next_ == end_) return put_slow(c);
     *next_++ = c;
+    extra_ += json_byte_extra(c);  // a constant where `c` is (no address of it taken here)
   }
   [[gnu::always_inline]] void put(std::string_view t) {
     if (t.size() > static_cast<std::size_t>(end_ - next_)) return put_slow(t);
     copy_short(next_, t.data(), t.size());
     next_ += t.size();
+    extra_ += json_escape_extra(t);
+  }
+  // `t`, whose json_escape_extra is `extra`.
+  [[gnu::always_inline]] void put_known(std::string_view t, std::size_t extra) {
+    if (t.size() > static_cast<std::size_t>(end_ - next_)) return put_slow(t);
+    copy_short(next_, t.data(), t.size());
+    next_ += t.size();
+    extra_ += extra;
   }
 
   // The end of the pointer, then of the keyword.
   void end_pointer() noexcept { keyword_ = written(); }
-  void end_keyword() noexcept {
+  [[gnu::always_inline]] void end_keyword() noexcept {
     message_ = written();
     in_message_ = true;
     end_ = room_end();
   }
   // The end of the message (done() ends it when nothing follows it).
-  void end_message() noexcept {
+  [[gnu::always_inline]] void end_message() noexcept {
     if (cut_) end_cut();
     cut_ = false;
     in_message_ = false;
@@ -175,11 +188,12 @@ class violation_sink {
     end_ = room_end();
   }
   // `summary`: the one that says how many were not listed, for which room is always kept.
-  void done(bool summary = false) {
+  [[gnu::always_inline]] void done(bool summary = false) {
     if (in_message_) end_message();
     store_.text_size_ = written();
-    const std::string_view all(text_ + start_, store_.text_size_ - start_);
-    const std::size_t cost = json_escaped_size(all) + violation_storage::per_violation_json;
+    // Its JSON size: every byte, and what escaping adds (a cut message's "..." and the bytes
+    // end_cut drops add nothing).
+    const std::size_t cost = store_.text_size_ - start_ + extra_ + violation_storage::per_violation_json;
     ++store_.total_;
     if (!summary && store_.cost_ + cost > violation_storage::max_text - violation_storage::summary_room) {
       store_.text_size_ = start_;  // counted, not listed
@@ -208,7 +222,9 @@ class violation_sink {
     next_ = text_ + store_.text_size_;
     end_ = room_end();
   }
-  // More than the room: the storage's grows, or the message is cut at its cap.
+  // More than the room: the storage's grows, or the message is cut at its cap. What is written
+  // of `t` is counted here.
+  [[gnu::noinline]] void put_slow(char c) { put_slow(std::string_view(&c, 1)); }
   void put_slow(std::string_view t) {
     if (cut_) return;
     std::size_t ellipsis = 0;
@@ -227,6 +243,7 @@ class violation_sink {
     }
     copy_short(next_, t.data(), t.size());
     next_ += t.size();
+    extra_ += json_escape_extra(t);
     if (cut_) end_ = next_;  // every later part comes here, and is dropped
   }
   // A cut message ends at a whole code point, then "..." (put_slow kept room for the three).
@@ -246,6 +263,7 @@ class violation_sink {
   char* next_ = nullptr;
   char* end_ = nullptr;
   std::size_t start_ = 0, keyword_ = 0, message_ = 0, params_ = 0;
+  std::size_t extra_ = 0;  // json_escape_extra of what is written since start_
   bool in_message_ = false;
   bool cut_ = false;
 };

@@ -95,7 +95,7 @@ inline void report_unknown_keys(const reply& r, violation_list& violations) {
 // is written per form stays one call per field (compiler memory per form, docs/internals/performance.md).
 template <class T>
 void read_field(value_view value, const field_spec& s, T& target, violation_list& violations, bool plain_text) {
-  const reporter at{violations, s.wire, reporter::no_item, plain_text};
+  const reporter at{violations, s.wire, reporter::no_item, plain_text, s.plain_pointer};
   if (value.present()) {
     read_value(value, s, target, at);
   } else if (s.has_default()) {
@@ -103,7 +103,7 @@ void read_field(value_view value, const field_spec& s, T& target, violation_list
   } else if (s.optional) {
     target = {};
   } else {
-    at("required", say<message_kind::required>, label_of(s));
+    at("required", say<message_kind::required>, label_part(s));
   }
 }
 
@@ -162,9 +162,10 @@ inline verdict judge_action(const reply& r) {
                                       R"(The result has no action: it must be "accept", "decline" or "cancel".)"}};
   const bool named = r.action.is(json_kind::string);
   const std::string_view said = r.action.text();
+  // "accept" first: the answer a form is read for, and the one whose cost is measured.
+  if (named && same_text(said, "accept")) return {action::accept, std::nullopt};
   if (named && same_text(said, "decline")) return {action::decline, std::nullopt};
   if (named && same_text(said, "cancel")) return {action::cancel, std::nullopt};
-  if (named && same_text(said, "accept")) return {action::accept, std::nullopt};
   return {action::cancel,
           violation{"/action", "enum",
                     message(R"(The action must be "accept", "decline" or "cancel"; got )", described{r.action}, ".")}};

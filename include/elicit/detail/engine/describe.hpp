@@ -2,14 +2,18 @@
 #pragma once
 
 #include <elicit/detail/indices.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/model/field_spec.hpp>
+#include <elicit/detail/model/reporter.hpp>
 #include <elicit/detail/model/value_traits.hpp>
 #include <elicit/detail/reflection.hpp>
+#include <elicit/form/enums.hpp>
 #include <elicit/form/field.hpp>
 
 #include <array>
 #include <cstddef>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -71,6 +75,34 @@ struct described_member<Form, I, members<M...>> {
 template <class Form, std::size_t I>
 using described_member_t = typename described_member<Form, I, beside_t<Form>>::type;
 
+// An enum's choice head (write_choice_head of enum_table<E>), a constant: its size, then its text.
+template <class E>
+constexpr std::size_t choice_head_size() {
+  length_counter size;
+  write_choice_head(size, enum_table<E>.data(), enum_table<E>.size());
+  return size.size;
+}
+template <class E>
+inline constexpr text_buffer<choice_head_size<E>()> choice_head_of = [] {
+  text_buffer<choice_head_size<E>()> text;
+  write_choice_head(text, enum_table<E>.data(), enum_table<E>.size());
+  return text;
+}();
+
+// An enum's options in English (write_english_options of enum_table<E>), a constant.
+template <class E>
+constexpr std::size_t english_options_size() {
+  length_counter size;
+  write_english_options(size, enum_table<E>.data(), enum_table<E>.size());
+  return size.size;
+}
+template <class E>
+inline constexpr text_buffer<english_options_size<E>()> english_options_of = [] {
+  text_buffer<english_options_size<E>()> text;
+  write_english_options(text, enum_table<E>.data(), enum_table<E>.size());
+  return text;
+}();
+
 template <class Form, std::size_t I>
 constexpr field_spec describe_member() {
   using parts = field_parts<described_member_t<Form, I>>;
@@ -90,10 +122,17 @@ constexpr field_spec describe_member() {
     s.option_count = enum_table<E>.size();
     s.enum_type = type_id<E>;
     for (const enum_entry& e : enum_table<E>) s.titled = s.titled || !e.title.empty();
+    s.plain_options = plain_shown(s.options, s.option_count);
+    s.choice_head = choice_head_of<E>.view();
+    s.choice_head_extra = json_extra_of(s.choice_head);
+    s.english_options = english_options_of<E>.view();
+    s.english_options_extra = json_extra_of(s.english_options);
   }
   if constexpr (requires { traits::runtime_options; }) s.runtime_options = true;
   parts::apply(s);
   s.plain_wire = plain_in_json(s.wire);
+  s.plain_pointer = s.wire.find_first_of("~/") == std::string_view::npos && json_extra_of(s.wire) == 0;
+  s.label_extra = json_extra_of(label_of(s));
   if constexpr (traits::known) {
     if (!s.minimum) s.minimum = traits::lowest;
     if (!s.maximum) s.maximum = traits::highest;

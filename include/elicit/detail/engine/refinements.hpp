@@ -10,6 +10,7 @@
 #include <elicit/detail/engine/secrets.hpp>
 #include <elicit/detail/engine/write_value.hpp>
 #include <elicit/detail/indices.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/model/field_spec.hpp>
 #include <elicit/detail/model/keywords.hpp>
@@ -42,6 +43,11 @@ struct offered_set {
   std::vector<enum_entry> entries;
   option_index index;
   bool titled = false;
+  bool plain = false;       // plain_shown(entries)
+  std::string choice_head;  // write_choice_head(entries), and its json_escape_extra
+  std::size_t choice_head_extra = 0;
+  std::string english_options;  // write_english_options(entries), and its json_escape_extra
+  std::size_t english_options_extra = 0;
   std::string problem;  // "" when the options can be offered
 
   offered_set() = default;
@@ -75,6 +81,15 @@ inline std::shared_ptr<const offered_set> make_offered(std::vector<choice_option
     set->titled = set->titled || !o.title.empty();
     texts_ok = texts_ok && option_text_problem(set->entries.back()) == problem::none;
   }
+  set->plain = plain_shown(set->entries.data(), n);
+  // On the stack, then copied once: a few dozen small pieces each.
+  scratch_sink head, english;
+  write_choice_head(head, set->entries.data(), n);
+  set->choice_head = std::string(head.text());
+  set->choice_head_extra = json_escape_extra(set->choice_head);
+  write_english_options(english, set->entries.data(), n);
+  set->english_options = std::string(english.text());
+  set->english_options_extra = json_escape_extra(set->english_options);
   if (!option_index::fits(n)) {
     set->problem = "offer fewer choices";
     return set;
@@ -145,11 +160,17 @@ inline default_spec default_from_json(const field_spec& s, refinements& r) {
 // Points the field's description at what `r` owns: called after every change and every copy.
 inline void link(field_spec& s, const field_spec& base, refinements& r) {
   s.title = r.title ? std::string_view(*r.title) : base.title;
+  s.label_extra = json_escape_extra(label_of(s));
   s.description = r.description ? std::string_view(*r.description) : base.description;
   if (r.offered) {  // pointed at, never rebuilt
     s.options = r.offered->entries.data();
     s.option_count = r.offered->entries.size();
     s.titled = r.offered->titled;
+    s.plain_options = r.offered->plain;
+    s.choice_head = r.offered->choice_head;
+    s.choice_head_extra = r.offered->choice_head_extra;
+    s.english_options = r.offered->english_options;
+    s.english_options_extra = r.offered->english_options_extra;
     s.index = &r.offered->index;
   }
   s.def = r.default_value.is_null() ? base.def : default_from_json(s, r);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <elicit/detail/enum_reflection.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/number.hpp>
 #include <elicit/form/value_type.hpp>
 
@@ -15,6 +16,18 @@
 namespace elicit::detail {
 
 class option_index;  // detail/model/option_index.hpp
+
+// How many of a select field's options a message about it names (reporter.hpp, offered_options
+// and choice_params).
+inline constexpr std::size_t shown_options = 10;
+
+// Whether the options a message names (the first shown_options) have wire values and titles
+// that cost their size as JSON (json_escape_extra 0): nearly every option's.
+constexpr bool plain_shown(const enum_entry* options, std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count && i < shown_options; ++i)
+    if (json_extra_of(options[i].wire) != 0 || json_extra_of(options[i].title) != 0) return false;
+  return true;
+}
 
 // Which keywords an annotation sets: two annotations that set the same one clash.
 enum slot : unsigned {
@@ -98,6 +111,10 @@ struct field_spec {
   std::string_view member{};  // the C++ member's name
   std::string_view wire{};    // the property key
   bool plain_wire = false;    // the key reads in JSON as it is, unescaped (set by describe_member)
+  // The key holds no "~" or "/" and nothing JSON escapes: its JSON Pointer token is the key
+  // itself, and costs its size in a violation list's JSON (set by describe_member), so that a
+  // violation's pointer is written without looking at it again.
+  bool plain_pointer = false;
   value_type type = value_type::string;
   format fmt = format::none;
   std::string_view title{};
@@ -114,12 +131,28 @@ struct field_spec {
   std::size_t option_count = 0;
   std::uint64_t enum_type = 0;
   bool titled = false;
+  bool plain_options = false;  // plain_shown(options, option_count): set with the options
   bool legacy_names = false;
   bool not_secret = false;              // the author vouches that a credential-like name is no credential
   bool runtime_options = false;         // an elicit::choice field: its options are given per request (form<F>)
   bool listed_required = false;         // a received schema lists it in `required` though it has a default
   const option_index* index = nullptr;  // run-time options: found by wire value through this
   default_spec def{};
+  // What a violation is written with, worked out with the rest (at the end: what an answer's
+  // reading looks at keeps its place).
+  // What the label a message names the field by (keywords.hpp, label_of) costs as JSON over its
+  // size (json_escape_extra), known before any violation is written with it: set by
+  // describe_member, and by link() (refinements.hpp) when a form retitles the field.
+  std::size_t label_extra = 0;
+  // A choice's violation params up to "got" (reporter.hpp, write_choice_head), and their
+  // json_escape_extra: the same for every answer, so written once where the options are set
+  // (an enum's at compile time, run-time options when offered). Empty: written at each violation.
+  std::string_view choice_head{};
+  std::size_t choice_head_extra = 0;
+  // The options as a message in English names them (reporter.hpp, write_english_options), and
+  // their json_escape_extra: written once where the options are set, as choice_head.
+  std::string_view english_options{};
+  std::size_t english_options_extra = 0;
 
   [[nodiscard]] constexpr bool is_select() const noexcept {
     return type == value_type::single_select || type == value_type::multi_select;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <elicit/answer/messages.hpp>
+#include <elicit/detail/json_escape.hpp>
 #include <elicit/detail/json_text.hpp>
 #include <elicit/detail/message.hpp>
 #include <elicit/detail/model/field_spec.hpp>
@@ -166,32 +167,34 @@ constexpr void write_schema(Sink& out, const Specs& specs) {
 
 // How a message names a field: its title, or else its wire name.
 constexpr std::string_view label_of(const field_spec& s) noexcept { return s.title.empty() ? s.wire : s.title; }
+// The label as a message part, what it costs as JSON known (field_spec::label_extra).
+constexpr known_text label_part(const field_spec& s) noexcept { return {label_of(s), s.label_extra}; }
 
 // minimum / maximum, compared exactly (no rounding of 64-bit integers through double).
 template <class Report>
 void check_bounds(const field_spec& s, const number& v, Report&& report) {
   if (s.minimum && compare(v, *s.minimum) < 0)
-    report("minimum", say<message_kind::minimum>, label_of(s), *s.minimum, v);
+    report("minimum", say<message_kind::minimum>, label_part(s), *s.minimum, v);
   if (s.maximum && compare(v, *s.maximum) > 0)
-    report("maximum", say<message_kind::maximum>, label_of(s), *s.maximum, v);
+    report("maximum", say<message_kind::maximum>, label_part(s), *s.maximum, v);
 }
 
 // minLength / maxLength, in code points.
 template <class Report>
 void check_length(const field_spec& s, std::size_t code_point_count, Report&& report) {
   if (s.min_length && code_point_count < *s.min_length)
-    report("minLength", say<message_kind::min_length>, label_of(s), *s.min_length, code_point_count);
+    report("minLength", say<message_kind::min_length>, label_part(s), *s.min_length, code_point_count);
   if (s.max_length && code_point_count > *s.max_length)
-    report("maxLength", say<message_kind::max_length>, label_of(s), *s.max_length, code_point_count);
+    report("maxLength", say<message_kind::max_length>, label_part(s), *s.max_length, code_point_count);
 }
 
 // minItems / maxItems of a multi-select.
 template <class Report>
 void check_items(const field_spec& s, std::size_t count, Report&& report) {
   if (s.min_items && count < *s.min_items)
-    report("minItems", say<message_kind::min_items>, label_of(s), *s.min_items, count);
+    report("minItems", say<message_kind::min_items>, label_part(s), *s.min_items, count);
   if (s.max_items && count > *s.max_items)
-    report("maxItems", say<message_kind::max_items>, label_of(s), *s.max_items, count);
+    report("maxItems", say<message_kind::max_items>, label_part(s), *s.max_items, count);
 }
 
 // enum / oneOf / items: the choice whose wire value this is, never matched by title.
@@ -219,8 +222,8 @@ struct choices_of {
 // format: email and uri (dates and times are checked as they are read, in read_value.hpp).
 template <class Report>
 void check_format(const field_spec& s, std::string_view text, Report&& report) {
-  if (s.fmt == format::email && !is_email(text)) report("format", say<message_kind::email>, label_of(s));
-  if (s.fmt == format::uri && !is_uri(text)) report("format", say<message_kind::uri>, label_of(s));
+  if (s.fmt == format::email && !is_email(text)) report("format", say<message_kind::email>, label_part(s));
+  if (s.fmt == format::uri && !is_uri(text)) report("format", say<message_kind::uri>, label_part(s));
 }
 
 }  // namespace elicit::detail

@@ -67,11 +67,11 @@ I integer_from(const number& n) {
 inline void check_plain_text(const field_spec& s, std::string_view text, const reporter& r) {
   const std::optional<hidden_control> found = find_hidden_control(text);
   if (!found) return;
-  if (found->code == 0) return r("plainText", say<message_kind::nul_character>, label_of(s), found->character);
+  if (found->code == 0) return r("plainText", say<message_kind::nul_character>, label_part(s), found->character);
   constexpr char hex[] = "0123456789ABCDEF";
   const char code[] = {hex[(found->code >> 12) & 15], hex[(found->code >> 8) & 15], hex[(found->code >> 4) & 15],
                        hex[found->code & 15], '\0'};
-  r("plainText", say<message_kind::direction_control>, label_of(s), std::string_view(code, 4), found->character);
+  r("plainText", say<message_kind::direction_control>, label_part(s), std::string_view(code, 4), found->character);
 }
 
 // Up to this many options, a wire value is found by reading them in turn; past it, through
@@ -120,10 +120,10 @@ inline const enum_entry* read_option(value_view j, const field_spec& s, const re
   }
   if (choice != nullptr) return choice;
   if (const enum_entry* titled = text ? find_title(s, j.text()) : nullptr)
-    r.with_params(choice_params{s, j}, "enum", say<message_kind::title_for_value>, label_of(s), shown_text{j.text()},
+    r.with_params(choice_params{s, j}, "enum", say<message_kind::title_for_value>, label_part(s), shown_text{j.text()},
                   shown_text{titled->wire});
   else
-    r.with_params(choice_params{s, j}, text ? "enum" : "type", say<message_kind::one_of>, label_of(s),
+    r.with_params(choice_params{s, j}, text ? "enum" : "type", say<message_kind::one_of>, label_part(s),
                   offered_options{s}, described{j});
   return nullptr;
 }
@@ -154,7 +154,7 @@ void read_floating(value_view j, const field_spec& s, T& out, const reporter& r)
   const double d = n->as_double();
   const std::size_t before = r.out.total();
   if (std::abs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
-    r(d < 0 ? "minimum" : "maximum", say<message_kind::too_large>, label_of(s), *n);
+    r(d < 0 ? "minimum" : "maximum", say<message_kind::too_large>, label_part(s), *n);
   } else if constexpr (std::is_same_v<T, double>) {
     check_bounds(s, *n, r);
   } else {
@@ -230,7 +230,7 @@ struct value_traits<T> : simple_traits<value_type::integer> {
         outside_type && ((s.minimum && compare(*n, *s.minimum) < 0) || (s.maximum && compare(*n, *s.maximum) > 0));
     if (outside_type && !outside_field) {  // the field's own bounds, when it has them, say it better
       r(below_64_bits || compare(*n, type_min) < 0 ? "minimum" : "maximum", say<message_kind::outside_type>,
-        label_of(s), type_min, type_max, *n);
+        label_part(s), type_min, type_max, *n);
     } else {
       check_bounds(s, *n, r);
     }
@@ -267,7 +267,7 @@ struct text_traits : simple_traits<value_type::string, Fmt> {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const std::string_view text = j.text();
     const std::size_t length = code_points(text);
-    if (length == invalid_utf8) return r("type", say<message_kind::not_utf8>, label_of(s));
+    if (length == invalid_utf8) return r("type", say<message_kind::not_utf8>, label_part(s));
     const std::size_t before = r.out.total();
     if constexpr (Fmt == format::none)
       if (r.plain_text) check_plain_text(s, text, r);
@@ -296,7 +296,7 @@ struct value_traits<std::chrono::year_month_day> : simple_traits<value_type::str
   static void read(value_view j, const field_spec& s, std::chrono::year_month_day& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const auto date = parse_date(j.text());
-    if (!date) return r("format", say<message_kind::date>, label_of(s), described{j});
+    if (!date) return r("format", say<message_kind::date>, label_part(s), described{j});
     out = *date;
   }
   static nlohmann::ordered_json write(const field_spec& /*s*/, const std::chrono::year_month_day& v) {
@@ -314,8 +314,8 @@ struct value_traits<std::chrono::sys_seconds> : simple_traits<value_type::string
   static void read(value_view j, const field_spec& s, std::chrono::sys_seconds& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const auto t = parse_date_time(j.text());
-    if (!t) return r("format", say<message_kind::date_time>, label_of(s), described{j});
-    if (t->has_fraction) return r("format", say<message_kind::whole_seconds>, label_of(s), described{j});
+    if (!t) return r("format", say<message_kind::date_time>, label_part(s), described{j});
+    if (t->has_fraction) return r("format", say<message_kind::whole_seconds>, label_part(s), described{j});
     out = t->instant;
   }
   static nlohmann::ordered_json write(const field_spec& /*s*/, const std::chrono::sys_seconds& v) {
@@ -370,7 +370,7 @@ struct multi_select_traits : simple_traits<value_type::multi_select> {
     }
     // Repeats must not make up the minimum.
     if (r.out.total() == before && s.min_items && selected.size() < *s.min_items && j.size() >= *s.min_items)
-      r("minItems", say<message_kind::min_different>, label_of(s), *s.min_items, selected.size());
+      r("minItems", say<message_kind::min_different>, label_part(s), *s.min_items, selected.size());
     if (r.out.total() == before) out = std::move(selected);
   }
   static nlohmann::ordered_json write(const field_spec& s, const V& v) {
