@@ -15,6 +15,7 @@
 #include <elicit/client/mcp_client.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <memory>
@@ -53,29 +54,40 @@ constexpr ui_words french{"obligatoire",
                           "L'outil a échoué :"};
 
 // Text from the server, as the terminal may show it: a control character (an escape sequence
-// would move the cursor, retitle the window or rewrite what was shown), a C1 control or a
-// direction override, each shown as `?`. New lines stay.
-std::string safe(std::string_view text) {
+// would move the cursor, retitle the window or rewrite what was shown), a C1 control, a byte that
+// is not UTF-8, an invisible or direction-changing character, each shown as `?`. A new line
+// stays only where the text may span lines (a message, a result), not in a title or a choice,
+// where it could forge a line of this program's own.
+// One UTF-8 sequence of 2 to 4 bytes as its lead byte says: continuation bytes, no overlong
+// form, no surrogate, nothing past U+10FFFF.
+bool well_formed(std::string_view seq) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(seq[k]); };
+  for (std::size_t k = 1; k < seq.size(); ++k)
+    if ((b(k) & 0xC0) != 0x80) return false;
+  if (seq.size() == 3) return !(b(0) == 0xE0 && b(1) < 0xA0) && !(b(0) == 0xED && b(1) >= 0xA0);
+  if (seq.size() == 4) return !(b(0) == 0xF0 && b(1) < 0x90) && !(b(0) == 0xF4 && b(1) >= 0x90);
+  return true;
+}
+
+std::string safe(std::string_view text, bool lines = false) {
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-    const auto third = i + 2 < text.size() ? static_cast<unsigned char>(text[i + 2]) : 0;
-    if ((c < 0x20 && c != '\n') || c == 0x7F) {
-      out += '?';
-    } else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {  // U+0080 to U+009F
+    const std::size_t n = c < 0x80 ? 1 : c > 0xF4 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    if (n == 0 || i + n > text.size() || !well_formed(text.substr(i, n))) {
       out += '?';
       ++i;
-    } else if (c == 0xE2 && next == 0x80 && third >= 0xAA && third <= 0xAE) {  // U+202A to U+202E
-      out += '?';
-      i += 2;
-    } else if (c == 0xE2 && next == 0x81 && third >= 0xA6 && third <= 0xA9) {  // U+2066 to U+2069
-      out += '?';
-      i += 2;
-    } else {
-      out += static_cast<char>(c);
+      continue;
     }
+    std::uint32_t cp = n == 1 ? c : c & (0xFF >> (n + 1));
+    for (std::size_t k = 1; k < n; ++k) cp = cp << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    const bool hidden = (cp < 0x20 && !(lines && cp == '\n')) || (cp >= 0x7F && cp <= 0x9F) || cp == 0x061C ||
+                        (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+                        (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF;
+    if (hidden) out += '?';
+    else out.append(text.substr(i, n));
+    i += n;
   }
   return out;
 }
@@ -112,7 +124,7 @@ struct person {
 
   void show(const elicit::field_info& f, const elicit::form_answer& answer) const {
     std::cout << "\n" << safe(f.label()) << (f.required() ? std::string(" (") + ui.required + ")" : "") << "\n";
-    if (!f.description().empty()) std::cout << "  " << safe(f.description()) << "\n";
+    if (!f.description().empty()) std::cout << "  " << safe(f.description(), true) << "\n";
     const auto options = f.options();
     for (std::size_t i = 0; i < options.size(); ++i)
       std::cout << "  " << i + 1 << ") " << safe(options[i].title.empty() ? options[i].value : options[i].title)
@@ -150,14 +162,14 @@ struct person {
         if (typed.empty() && answer.content().contains(std::string(f.name()))) break;  // the default kept
         const elicit::violation_list said = answer.set(f.name(), numbered(f, typed));
         if (said.empty()) break;
-        for (const auto& v : said) std::cout << "  ! " << safe(v.message) << "\n";
+        for (const auto& v : said) std::cout << "  ! " << safe(v.message, true) << "\n";
       }
     }
     return answer.accept();  // every field met its rules as it was typed
   }
 
   message answer(const message& params) const {
-    std::cout << "\n== " << safe(params.value("message", "")) << "\n";
+    std::cout << "\n== " << safe(params.value("message", ""), true) << "\n";
     if (params.value("mode", "form") == "url") {
       std::cout << ui.open_link << "\n  " << safe(params.value("url", "")) << "\n" << ui.link_done << std::flush;
       const std::string typed = line();
@@ -167,7 +179,7 @@ struct person {
     const elicit::read_form_result read = elicit::read_form(params.value("requestedSchema", message::object()));
     if (!read) {
       std::cout << ui.form_refused << "\n";
-      for (const auto& p : read.problems) std::cout << "  " << safe(p.pointer) << ": " << safe(p.message) << "\n";
+      for (const auto& p : read.problems) std::cout << "  " << safe(p.pointer) << ": " << safe(p.message, true) << "\n";
       return elicit::form_answer::decline();
     }
     return fill(*read.form);
@@ -210,10 +222,10 @@ int main(int argc, char** argv) {
         client.call_tool(tool, arguments, [&you](const message& params) { return you.answer(params); });
     std::cout << "\n" << (result.value("isError", false) ? you.ui.error : you.ui.result) << "\n";
     for (const message& part : result.value("content", message::array()))
-      if (part.value("type", "") == "text") std::cout << safe(part.value("text", "")) << "\n";
+      if (part.value("type", "") == "text") std::cout << safe(part.value("text", ""), true) << "\n";
     return result.value("isError", false) ? 1 : 0;
   } catch (const std::exception& e) {
-    std::cerr << "terminal_client: " << e.what() << "\n";
+    std::cerr << "terminal_client: " << safe(e.what(), true) << "\n";
     return 1;
   }
 }

@@ -88,6 +88,8 @@ def drive_hostile(command):
         for text in ["Pick?[2J?]0;pwned? ?31m ?", "Choice?[2J", "About?[2J", "1) Option?[2J", "picked a?[2J"]:
             if text not in shown:
                 raise AssertionError(f"not shown: {text!r}")
+        if "?> forged" not in shown or "\n> forged" in shown:
+            raise AssertionError("a title's new line reached the terminal")
         title = tmux("display-message", "-p", "-t", session, "#{pane_title}")
         if "pwned" in title:
             raise AssertionError("the server retitled the terminal")

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <elicit/answer/json_limits.hpp>
+#include <elicit/detail/model/limits.hpp>
 #include <elicit/form/limits.hpp>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <csignal>
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -45,9 +47,15 @@ class connection_error : public std::runtime_error {
 namespace detail {
 // A message's text read within `limits` (elicit::parse_json: its size, depth and count of values),
 // then as an ordered value. Throws connection_error saying why it was refused.
+// An object of more members than this is refused before the ordered parse (widest_object).
+inline constexpr std::size_t max_message_members = 4096;
+
 inline client_message parse_client_message(std::string_view text, const json_limits& limits) {
-  if (parsed_json checked = parse_json(text, limits); !checked)
-    throw connection_error("the server sent what elicit refuses: " + checked.error()->message);
+  const parsed_json checked = parse_json(text, limits);
+  if (!checked) throw connection_error("the server sent what elicit refuses: " + checked.error()->message);
+  if (const std::size_t widest = widest_object(*checked); widest > max_message_members)
+    throw connection_error("the server sent an object of " + std::to_string(widest) + " members (at most " +
+                           std::to_string(max_message_members) + ")");
   return client_message::parse(text);
 }
 }  // namespace detail
@@ -66,46 +74,59 @@ class client_connection {
   // Sends a notification or a response: nothing is awaited.
   virtual void send(const client_message& message) = 0;
   // The server's own stream of requests, where one has it (HTTP at 2025-11-25: the GET stream);
-  // `each` is called from another thread. Nothing by default.
+  // `each` is called from another thread, until stop_listening(). Nothing by default.
   virtual void listen(const on_client_message& /*each*/) {}
+  // Ends that stream and waits until `each` is no longer called.
+  virtual void stop_listening() {}
 };
 
 // A server run as a child process: `argv[0]` found on PATH, its stdin and stdout piped to this
-// connection, its stderr left as it is. Ended when the connection is: its stdin closed, then
-// SIGTERM if it has not ended within a second.
+// connection, its stderr left as it is. Ended when the connection is: its stdin closed, SIGTERM
+// if it has not ended within a second, SIGKILL a second after that. Writing to a server that
+// ended must not kill the host: SIGPIPE is set to be ignored for the process (as serve_stdio
+// does), and the write fails with connection_error instead.
 class stdio_connection : public client_connection {
  public:
   // Throws connection_error when the program cannot be started.
   explicit stdio_connection(const std::vector<std::string>& argv, json_limits limits = detail::client_limits)
       : limits_(limits) {
     if (argv.empty()) throw connection_error("stdio_connection: no program to run");
-    int to_child[2], from_child[2];
-    if (::pipe(to_child) != 0 || ::pipe(from_child) != 0) throw connection_error("stdio_connection: pipe failed");
+    // Everything the child needs is made before fork(): between fork and exec a threaded
+    // program may not allocate (another thread may have held the allocator's lock).
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    // Close-on-exec: a later child of the host does not inherit these ends (a server would
+    // then never see its stdin end).
+    int to_child[2] = {-1, -1}, from_child[2] = {-1, -1};
+    if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) {
+      close_all({to_child[0], to_child[1], from_child[0], from_child[1]});
+      throw connection_error("stdio_connection: pipe failed");
+    }
+    ::signal(SIGPIPE, SIG_IGN);
     child_ = ::fork();
-    if (child_ < 0) throw connection_error("stdio_connection: fork failed");
-    if (child_ == 0) {
+    if (child_ < 0) {
+      close_all({to_child[0], to_child[1], from_child[0], from_child[1]});
+      throw connection_error("stdio_connection: fork failed");
+    }
+    if (child_ == 0) {  // dup2 clears close-on-exec on the copies: stdin and stdout stay open
       ::dup2(to_child[0], 0);
       ::dup2(from_child[1], 1);
-      ::close(to_child[1]);
-      ::close(from_child[0]);
-      std::vector<char*> args;
-      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
       ::execvp(args[0], args.data());
       ::_exit(127);
     }
-    ::close(to_child[0]);
-    ::close(from_child[1]);
+    close_all({to_child[0], from_child[1]});
     in_ = to_child[1];
     out_ = from_child[0];
-    ::signal(SIGPIPE, SIG_IGN);  // a server that ended is reported by write(), not by a signal
   }
   ~stdio_connection() override {
     ::close(in_);
-    for (int i = 0; i < 100 && ::waitpid(child_, nullptr, WNOHANG) == 0; ++i) ::usleep(10'000);
-    if (::waitpid(child_, nullptr, WNOHANG) == 0) {
+    if (!ended_within(100)) {
       ::kill(child_, SIGTERM);
-      ::waitpid(child_, nullptr, 0);
+      if (!ended_within(100)) {
+        ::kill(child_, SIGKILL);
+        ::waitpid(child_, nullptr, 0);
+      }
     }
     ::close(out_);
   }
@@ -145,6 +166,19 @@ class stdio_connection : public client_connection {
       if (n <= 0) throw connection_error("the server ended");
       buffer_.append(chunk, static_cast<std::size_t>(n));
     }
+  }
+
+  static void close_all(std::initializer_list<int> fds) noexcept {
+    for (const int fd : fds)
+      if (fd >= 0) ::close(fd);
+  }
+  // True once the child has ended (and is reaped), waiting up to `ticks` of 10 ms.
+  [[nodiscard]] bool ended_within(int ticks) const noexcept {
+    for (int i = 0; i < ticks; ++i) {
+      if (::waitpid(child_, nullptr, WNOHANG) != 0) return true;  // reaped, or not ours to wait for
+      ::usleep(10'000);
+    }
+    return false;
   }
 
   json_limits limits_;

@@ -68,13 +68,15 @@ inline std::string_view trimmed(std::string_view t) noexcept {
   return t;
 }
 
-// A choice as typed: its wire value, or the title the person was shown (exactly, then in any
+// A choice as typed: the title the person was shown, or a wire value (exactly, then in any
 // case); otherwise the text itself, which the field's check refuses with the options named.
+// Titles first: what the person reads is what they mean, even where a server gave one option a
+// value that is another's title.
 inline std::string typed_choice(const field_spec& s, std::string_view typed) {
   for (std::size_t i = 0; i < s.option_count; ++i)
-    if (s.options[i].wire == typed) return std::string(typed);
-  for (std::size_t i = 0; i < s.option_count; ++i)
     if (!s.options[i].title.empty() && s.options[i].title == typed) return std::string(s.options[i].wire);
+  for (std::size_t i = 0; i < s.option_count; ++i)
+    if (s.options[i].wire == typed) return std::string(typed);
   const auto lower = [](std::string_view t) {
     std::string out(t);
     for (char& c : out)
@@ -83,16 +85,21 @@ inline std::string typed_choice(const field_spec& s, std::string_view typed) {
   };
   const std::string wanted = lower(typed);
   for (std::size_t i = 0; i < s.option_count; ++i)
-    if (lower(s.options[i].title) == wanted || lower(s.options[i].wire) == wanted)
-      return std::string(s.options[i].wire);
+    if (!s.options[i].title.empty() && lower(s.options[i].title) == wanted) return std::string(s.options[i].wire);
+  for (std::size_t i = 0; i < s.option_count; ++i)
+    if (lower(s.options[i].wire) == wanted) return std::string(s.options[i].wire);
   return std::string(typed);
 }
 
-// A number as typed: JSON's own form, or a decimal comma ("2,5"); otherwise the text, which the
-// field's check refuses as not a number, saying what it got.
-inline nlohmann::json typed_number(std::string_view typed) {
+// A number as typed: JSON's own form, or with a decimal comma ("2,5") in a number field;
+// otherwise the text, which the field's check refuses as not a number, saying what it got. A
+// comma with three digits after it ("1,000") may be a thousands separator: it is not read.
+inline nlohmann::json typed_number(std::string_view typed, bool fractions) {
   std::string text(typed);
-  if (text.find('.') == std::string::npos && std::count(text.begin(), text.end(), ',') == 1) text[text.find(',')] = '.';
+  const std::size_t comma = text.find(',');
+  if (fractions && comma != std::string::npos && text.find('.') == std::string::npos &&
+      text.find(',', comma + 1) == std::string::npos && text.size() - comma - 1 != 3)
+    text[comma] = '.';
   if (text.empty() || text.front() == '[' || text.front() == '{' || text.front() == '"') return std::string(typed);
   parsed_json parsed = parse_json(text, json_limits{.max_bytes = 64, .max_depth = 1, .max_values = 1});
   if (parsed && parsed->is_number()) return *parsed;
@@ -116,8 +123,8 @@ inline nlohmann::json typed_value(const field_spec& s, std::string_view typed_te
   if (typed.empty()) return nullptr;
   switch (s.type) {
     case value_type::boolean: return typed_boolean(typed);
-    case value_type::integer:
-    case value_type::number: return typed_number(typed);
+    case value_type::integer: return typed_number(typed, false);
+    case value_type::number: return typed_number(typed, true);
     case value_type::single_select: return typed_choice(s, typed);
     case value_type::multi_select: {
       nlohmann::json picks = nlohmann::json::array();
@@ -149,12 +156,14 @@ class form_answer {
     }
   }
 
+  // A form about to go would leave the answer pointing at nothing: keep the form.
+  form_answer(received_form&&, answer_options = {}) = delete;
+
   // What the person typed into the field with this key, read by its type: text as typed; a
-  // number in JSON's form or with a decimal comma; yes/no, true/false, y/n, 1/0 or oui/non; a choice by
-  // its value or by the title shown (in any case); several choices separated by commas. Empty
-  // text leaves the field empty. Returns what the field breaks, in the catalogue's words (empty:
-  // it meets its rules), and keeps the value either way, so that check() reports it again.
-  // Throws only std::bad_alloc.
+  // number in JSON's form or with a decimal comma (a number field's); yes/no, true/false, y/n, 1/0 or oui/non; a choice
+  // by its value or by the title shown (in any case); several choices separated by commas. Empty text leaves the field
+  // empty. Returns what the field breaks, in the catalogue's words (empty: it meets its rules), and keeps the value
+  // either way, so that check() reports it again. Throws only std::bad_alloc.
   [[nodiscard]] violation_list set(std::string_view key, std::string_view typed) {
     const std::size_t i = form_->index_of(key);
     if (i == form_->size()) return no_such_field(key);

@@ -13,6 +13,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -45,7 +46,9 @@ class http_connection : public client_connection {
     port_ = colon == std::string_view::npos ? "80" : std::string(authority.substr(colon + 1));
     if (host_.empty()) throw connection_error("http_connection: the URL names no host");
   }
-  ~http_connection() override {
+  ~http_connection() override { stop_listening(); }
+
+  void stop_listening() override {
     if (!listener_.joinable()) return;
     {
       // The listener blocks in a read: shutting its socket down ends it. Under the lock, so that
@@ -57,16 +60,23 @@ class http_connection : public client_connection {
     listener_.join();
   }
 
+  // Reads the response's stream until the response itself, then drops the connection: a server
+  // that keeps the stream open after it does not hold the call.
   void exchange(const client_message& request, const on_client_message& each) override {
     bool answered = false;
-    post(request, [&](const client_message& m) {
-      answered = answered || (!m.contains("method") && m.contains("id") && m["id"] == request["id"]);
-      each(m);
-    });
+    post(
+        request,
+        [&](const client_message& m) {
+          answered =
+              answered || (m.is_object() && !m.contains("method") && m.contains("id") && m["id"] == request["id"]);
+          each(m);
+        },
+        [&] { return answered; });
     if (!answered) throw connection_error("the server ended its response without answering");
   }
   void send(const client_message& message) override {
-    post(message, [](const client_message&) {});
+    post(
+        message, [](const client_message&) {}, [] { return false; });
   }
   // Returns once the server has answered the GET (or refused it, or 5 s have passed), so that a
   // request the server sends there after the next call begins is not sent before the stream is.
@@ -101,7 +111,7 @@ class http_connection : public client_connection {
   }
 
  private:
-  void post(const client_message& message, const on_client_message& each) {
+  void post(const client_message& message, const on_client_message& each, const std::function<bool()>& finished) {
     namespace http = boost::beast::http;
     boost::asio::io_context io;
     boost::beast::tcp_stream stream(io);
@@ -112,16 +122,16 @@ class http_connection : public client_connection {
       req.set("Mcp-Method", message["method"].get<std::string>());
       if (message.contains("params") && message["params"].is_object() && message["params"].contains("name") &&
           message["params"]["name"].is_string())
-        req.set("Mcp-Name", message["params"]["name"].get<std::string>());
+        req.set("Mcp-Name", header_value(message["params"]["name"].get_ref<const std::string&>()));
     }
     req.body() = message.dump();
-    exchange_http(stream, std::move(req), each);
+    exchange_http(stream, std::move(req), each, {}, {}, finished);
   }
 
   // One HTTP exchange: each JSON-RPC message of the response to `each`, as it comes.
   void exchange_http(boost::beast::tcp_stream& stream, boost::beast::http::request<boost::beast::http::string_body> req,
                      const on_client_message& each, const std::function<void(int)>& connected = {},
-                     const std::function<void()>& answered = {}) {
+                     const std::function<void()>& answered = {}, const std::function<bool()>& finished = {}) {
     namespace http = boost::beast::http;
     try {
       boost::asio::ip::tcp::resolver resolver(stream.get_executor());
@@ -142,11 +152,12 @@ class http_connection : public client_connection {
         throw connection_error("the server answered HTTP " + std::to_string(head.result_int()));
       if (answered) answered();
       const bool sse = head[http::field::content_type].starts_with("text/event-stream");
-      // A stream lasts as long as its call: each event is bounded (take_events), not the whole.
+      // A stream lasts as long as its call: each event is bounded (sse_reader), not the whole.
       if (sse) parser.body_limit(boost::none);
-      std::string body, lines;
+      std::string body;
+      sse_reader events;
       char chunk[16384];
-      while (!parser.is_done()) {
+      while (!parser.is_done() && !(finished && finished())) {
         parser.get().body().data = chunk;
         parser.get().body().size = sizeof chunk;
         boost::beast::error_code ec;
@@ -154,8 +165,8 @@ class http_connection : public client_connection {
         if (ec == http::error::need_buffer) ec = {};
         if (ec) throw boost::beast::system_error(ec);
         const std::string_view got(chunk, sizeof chunk - parser.get().body().size);
-        (sse ? lines : body) += got;
-        if (sse) take_events(lines, each);
+        if (!sse) body += got;
+        else events.take(got, each, limits_, finished);
       }
       if (!sse && !body.empty()) each(detail::parse_client_message(body, limits_));
     } catch (const boost::system::system_error& e) {
@@ -163,20 +174,56 @@ class http_connection : public client_connection {
     }
   }
 
-  // Each complete `data:` line of an SSE stream, as a message (this server's events hold one
-  // JSON-RPC message each, in one data line).
-  void take_events(std::string& lines, const on_client_message& each) const {
-    for (std::size_t end; (end = lines.find('\n')) != std::string::npos;) {
-      std::string_view line(lines.data(), end);
-      if (line.ends_with('\r')) line.remove_suffix(1);
-      if (line.starts_with("data:")) {
+  // An SSE stream's events as they come: each event's `data:` lines joined by new lines, as one
+  // JSON-RPC message; an event's text bounded by the limits, not the whole stream.
+  struct sse_reader {
+    std::string lines, data;
+    bool has_data = false;
+
+    void take(std::string_view got, const on_client_message& each, const json_limits& limits,
+              const std::function<bool()>& finished) {
+      lines += got;
+      std::size_t at = 0;
+      for (std::size_t end; (end = lines.find('\n', at)) != std::string::npos; at = end + 1) {
+        std::string_view line(lines.data() + at, end - at);
+        if (line.ends_with('\r')) line.remove_suffix(1);
+        if (line.empty()) {  // the end of an event
+          if (has_data && !data.empty()) each(detail::parse_client_message(data, limits));
+          data.clear();
+          has_data = false;
+          if (finished && finished()) return;
+          continue;
+        }
+        if (!line.starts_with("data:")) continue;  // event:, id:, retry:, and comments
         line.remove_prefix(5);
         if (line.starts_with(' ')) line.remove_prefix(1);
-        if (!line.empty()) each(detail::parse_client_message(line, limits_));
+        if (has_data) data += '\n';
+        data += line;
+        has_data = true;
+        if (data.size() > limits.max_bytes) throw connection_error("the server sent an event longer than the limit");
       }
-      lines.erase(0, end + 1);
+      lines.erase(0, at);
+      if (lines.size() > limits.max_bytes) throw connection_error("the server sent an event longer than the limit");
     }
-    if (lines.size() > limits_.max_bytes) throw connection_error("the server sent an event longer than the limit");
+  };
+
+  // A header's value as sent: plain printable ASCII as it is; anything else (a tool name the
+  // server chose, with a new line, say) as the spec's `=?base64?...?=`, never a broken header.
+  static std::string header_value(std::string_view v) {
+    const bool plain = !v.empty() && v.front() != ' ' && v.back() != ' ' &&
+                       std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
+    if (plain && !v.starts_with("=?")) return std::string(v);
+    static constexpr char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out = "=?base64?";
+    for (std::size_t i = 0; i < v.size(); i += 3) {
+      const auto byte = [&](std::size_t k) { return k < v.size() ? static_cast<unsigned char>(v[k]) : 0u; };
+      const unsigned n = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+      out += digits[n >> 18 & 63];
+      out += digits[n >> 12 & 63];
+      out += i + 1 < v.size() ? digits[n >> 6 & 63] : '=';
+      out += i + 2 < v.size() ? digits[n & 63] : '=';
+    }
+    return out + "?=";
   }
 
   std::string session() {

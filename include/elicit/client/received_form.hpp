@@ -19,6 +19,7 @@
 #include <elicit/answer/violation.hpp>
 #include <elicit/client/detail/schema_reader.hpp>
 #include <elicit/detail/model/keywords.hpp>
+#include <elicit/detail/model/limits.hpp>
 #include <elicit/detail/string_sink.hpp>
 #include <elicit/form/field_info.hpp>
 #include <elicit/form/limits.hpp>
@@ -109,9 +110,8 @@ class received_form {
   friend read_form_result detail::read_form_value(const Json&, const json_limits&);
   explicit received_form(std::vector<detail::received_field> fields) : fields_(std::move(fields)) { relink(); }
 
-  // The descriptions point into their own field's texts: made again after a copy. (A move
-  // keeps them: the fields' storage moves whole, and a std::string's characters with it only
-  // when they are on the heap; relinking after a move is needed for the short ones too.)
+  // The descriptions point into their own field's texts: made again after a copy. A move keeps
+  // them: the vector hands over its buffer, and the fields in it do not move.
   void relink() {
     for (detail::received_field& f : fields_) detail::relink(f);
   }
@@ -164,7 +164,7 @@ read_form_result detail::read_form_value(const Json& schema, const json_limits& 
     return result;
   }
   if (const auto req = schema.find("required"); req != schema.end() && req->is_array() && req->size() > props->size()) {
-    report("", "required", R"("required" lists more keys than there are properties.)");
+    report("", "required", R"("required" lists more keys than there are properties (or a key twice).)");
     return result;
   }
   std::vector<std::string_view> listed;
@@ -202,9 +202,20 @@ inline read_form_result read_form(const nlohmann::json& schema, const json_limit
 // of values), then again into an ordered value, which keeps the fields' order: that second parse
 // reads text already known to be within them.
 inline read_form_result read_form(std::string_view schema_text, const json_limits& limits) {
-  if (parsed_json parsed = parse_json(schema_text, limits); !parsed) {
+  const parsed_json parsed = parse_json(schema_text, limits);
+  if (!parsed) {
     read_form_result result;
     result.problems.push_back(*parsed.error());
+    return result;
+  }
+  // No object of a form needs more members than a form has fields, and keywords beside them:
+  // a wider one is refused before the ordered parse, whose cost grows as its square.
+  if (const std::size_t widest = detail::widest_object(*parsed); widest > 4 * detail::max_fields) {
+    read_form_result result;
+    result.problems.push_back(
+        violation{"", "maxProperties",
+                  detail::message("The schema holds an object of ", widest, " members: a form has at most ",
+                                  detail::max_fields, " fields.")});
     return result;
   }
   return read_form(nlohmann::ordered_json::parse(schema_text), limits);

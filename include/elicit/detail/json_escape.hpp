@@ -78,7 +78,7 @@ inline std::size_t json_escaped_size(std::string_view text) noexcept {
   };
   std::size_t at = 0;
   while (at + 16 <= n) {
-    const std::size_t stop = std::min(n - 15, at + 32 * 16);
+    const std::size_t stop = std::min(n - 15, at + std::size_t{512});  // 32 blocks: no byte of `sums` overflows
     for (; at < stop; at += 16) add_block(_mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + at)), all);
     add_up();
   }

@@ -77,6 +77,14 @@ TEST_CASE("form answer: text as typed, read by each field's type, refused in the
   CHECK(a.set("ok", "Yes").empty());
   CHECK(a.set("weight", "2,5").empty());  // a decimal comma
   CHECK(a.content()["weight"] == 2.5);
+  // A comma with three digits after it may separate thousands: not read as a fraction, nor in
+  // an integer field at all.
+  CHECK(said(a.set("weight", "2,500")) ==
+        std::vector<std::string>{R"(/weight type: Weight must be a number; got the text "2,500".)"});
+  CHECK(said(a.set("age", "1,5")) ==
+        std::vector<std::string>{R"(/age type: Age must be a whole number; got the text "1,5".)"});
+  CHECK(a.set("age", "41").empty());
+  CHECK(a.set("weight", "2,5").empty());
   CHECK(said(a.set("day", "2025-02-30")).size() == 1);
   CHECK(a.set("day", "2025-02-28").empty());
   CHECK(said(a.set("name", "A")) ==
@@ -103,6 +111,19 @@ TEST_CASE("form answer: text as typed, read by each field's type, refused in the
   CHECK_FALSE(a.content().contains("age"));
   CHECK(elicit::form_answer::decline() == json{{"action", "decline"}});
   CHECK(elicit::form_answer::cancel() == json{{"action", "cancel"}});
+}
+
+TEST_CASE("form answer: a choice typed as the title shown is that option, whatever the values", "[client]") {
+  // A server that gave one option a value that is another option's title.
+  const auto read = elicit::read_form(
+      std::string_view(R"({"type":"object","properties":{"what":{"type":"string","title":"What","oneOf":[)"
+                       R"({"const":"Keep","title":"Delete everything"},{"const":"del","title":"Keep"}]}}})"));
+  REQUIRE(read);
+  elicit::form_answer a(*read.form);
+  CHECK(a.set("what", "Keep").empty());
+  CHECK(a.content()["what"] == "del");  // the option whose title the person read
+  CHECK(a.set("what", "delete EVERYTHING").empty());
+  CHECK(a.content()["what"] == "Keep");
 }
 
 TEST_CASE("form answer: the French catalogue says the same in French", "[client]") {

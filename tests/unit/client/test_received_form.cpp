@@ -250,6 +250,15 @@ TEST_CASE("received form: what is not the restricted dialect is refused, each pr
       std::vector<std::string>{
           R"(/properties/a/items items: "items" must be {"type": "string", "enum": [...]} or {"anyOf": [{"const": value, "title": label}, ...]}.)"});
   CHECK(problems_of(R"({"type":"object","properties":{"a":{"type":"string","enum":[]}}})").size() == 1);
+  CHECK(problems_of(R"({"type":"object","properties":{"a":{"type":"string","enum":["x"],"format":"email"}}})") ==
+        std::vector<std::string>{
+            R"(/properties/a/format format: A choice has no keyword "format": its options say what it takes.)"});
+  CHECK(problems_of(R"({"type":"object","properties":{"a":{"type":"string","oneOf":[{"const":"x","title":"X"}],)"
+                    R"("maxLength":0}}})")
+            .size() == 1);
+  CHECK(problems_of(R"({"type":"object","properties":{"a":{"type":"string","default":null}}})") ==
+        std::vector<std::string>{
+            R"(/properties/a/default default: A default must be a value of the field's type, not null.)"});
   CHECK(problems_of(R"({"type":"object","properties":{"a":{"type":"integer","minimum":5,"maximum":1}}})").size() == 1);
   CHECK(
       problems_of(R"({"type":"object","properties":{"a":{"type":"string","minLength":-1}}})") ==
@@ -279,7 +288,8 @@ TEST_CASE("received form: the limits every input meets hold here too", "[client]
   for (int i = 0; i < 60000; ++i) repeated += (i ? ",\"a\"" : "\"a\"");
   repeated += "]}";
   CHECK(problems_of(repeated) ==
-        std::vector<std::string>{R"(/required required: "required" lists more keys than there are properties.)"});
+        std::vector<std::string>{
+            R"(/required required: "required" lists more keys than there are properties (or a key twice).)"});
   const std::string long_text(2 << 20, ' ');
   found = problems_of(long_text);
   REQUIRE(found.size() == 1);
@@ -296,6 +306,14 @@ TEST_CASE("received form: the limits every input meets hold here too", "[client]
   found = problems_of(with_nul);
   REQUIRE(found.size() == 1);
   CHECK(found[0].starts_with(" json:"));
+  // An object wider than a form needs is refused before the ordered parse (its cost: the square
+  // of its width).
+  std::string wide = R"({"type":"object","properties":{},"x":{)";
+  for (int i = 0; i < 5000; ++i) wide += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":0";
+  wide += "}}";
+  CHECK(problems_of(wide) ==
+        std::vector<std::string>{
+            " maxProperties: The schema holds an object of 5000 members: a form has at most 100 fields."});
   // A value already parsed is held to the limits as well.
   ordered_json nested = ordered_json::array();
   for (int i = 0; i < 40; ++i) nested = ordered_json::array({nested});

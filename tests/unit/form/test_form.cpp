@@ -128,14 +128,17 @@ static_assert(!elicit::has_runtime_choices<elicit::confirmation>);
 
 TEST_CASE("form: titled run-time choices give oneOf and items.anyOf", "[form]") {
   const auto f = rt::picks_titled();
+  // Two strings, as below: g++ 12 at -O1 takes compare() against a char array for a memcmp past
+  // a short string's inline buffer (-Wstringop-overread), which it never reaches.
   CHECK(f.schema_json() ==
-        R"({"type":"object","properties":{)"
-        R"("one":{"type":"string","oneOf":[{"const":"r-17","title":"elicit"},{"const":"r-42","title":"glaze"}]},)"
-        R"("many":{"type":"array","items":{"anyOf":[{"const":"bug","title":"Bug"},{"const":"docs","title":"Docs"},)"
-        R"({"const":"perf","title":"perf"}]}},)"
-        R"("some":{"type":"array","minItems":1,"maxItems":3,"items":{"anyOf":[{"const":"s","title":"Small"},)"
-        R"({"const":"m","title":"Medium"},{"const":"l","title":"Large"}]}}},)"
-        R"("required":["one","many","some"]})");
+        std::string(
+            R"({"type":"object","properties":{)"
+            R"("one":{"type":"string","oneOf":[{"const":"r-17","title":"elicit"},{"const":"r-42","title":"glaze"}]},)"
+            R"("many":{"type":"array","items":{"anyOf":[{"const":"bug","title":"Bug"},{"const":"docs","title":"Docs"},)"
+            R"({"const":"perf","title":"perf"}]}},)"
+            R"("some":{"type":"array","minItems":1,"maxItems":3,"items":{"anyOf":[{"const":"s","title":"Small"},)"
+            R"({"const":"m","title":"Medium"},{"const":"l","title":"Large"}]}}},)"
+            R"("required":["one","many","some"]})"));
 }
 
 TEST_CASE("form: untitled run-time choices give enum and items.enum, from strings or offers", "[form]") {

@@ -293,11 +293,19 @@ bool read_property(std::string_view key, const Json& p, bool listed_required, re
           key, "items",
           R"("items" must be {"type": "string", "enum": [...]} or {"anyOf": [{"const": value, "title": label}, ...]}.)");
   }
+  // A choice's shape is its options: a length or a format on it is no shape the spec has.
+  if (select && s.type == value_type::single_select)
+    for (const char* keyword : {"minLength", "maxLength", "format"})
+      if (p.contains(keyword))
+        report(key, keyword, message("A choice has no keyword \"", keyword, "\": its options say what it takes."));
   if (select) {
     s.runtime_options = true;
     f.owned.offered = make_offered(std::move(options), schema_rule_text);
   }
-  if (const auto it = p.find("default"); it != p.end()) f.owned.default_value = nlohmann::json(*it);
+  if (const auto it = p.find("default"); it != p.end()) {
+    if (it->is_null()) report(key, "default", R"(A default must be a value of the field's type, not null.)");
+    f.owned.default_value = nlohmann::json(*it);
+  }
   if (report.out.total() != before) return false;
   s.optional = !listed_required && f.owned.default_value.is_null();
   s.listed_required = listed_required && !f.owned.default_value.is_null();

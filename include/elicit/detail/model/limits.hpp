@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -91,6 +92,22 @@ std::optional<violation> walk_limits(const Json& root, const json_limits& limits
     if (bytes > limits.max_bytes) return too_long(limits.max_bytes);
   }
   return std::nullopt;
+}
+
+// The most members any object of `root` has, walked without recursion. A reader that builds
+// an ordered value (nlohmann::ordered_json finds a key by walking the keys before it, so an
+// object of n members costs n^2) bounds it first.
+inline std::size_t widest_object(const nlohmann::json& root) {
+  std::vector<const nlohmann::json*> todo{&root};
+  std::size_t widest = 0;
+  while (!todo.empty()) {
+    const nlohmann::json* j = todo.back();
+    todo.pop_back();
+    if (j->is_object()) widest = std::max(widest, j->size());
+    if (j->is_structured())
+      for (const nlohmann::json& item : *j) todo.push_back(&item);
+  }
+  return widest;
 }
 
 // Text that cannot be JSON before it is parsed: too long, or with a NUL byte (the parser would
