@@ -105,81 +105,64 @@ constexpr std::size_t json_byte_extra(char c) noexcept {
   return b == '"' || b == '\\' ? 1 : 0;
 }
 
-// json_escaped_size(text) - text.size(), for the short pieces a violation is written from
-// (names, titles, values: nearly always nothing costly). A violation_sink counts every piece so
-// as it writes it, rather than reading its whole text again once written. Where SSE2 is there,
-// the bytes are first looked at sixteen at once for any costly one (4 to 16 bytes as two
-// loads that overlap, longer text in blocks with the last overlapping); only text that has one
-// is counted exactly.
-inline std::size_t json_escape_extra(std::string_view text) noexcept {
-  const std::size_t n = text.size();
 #if defined(__SSE2__)
-  const char* const p = text.data();
-  if (n < 4) {  // an empty view's data may be null
-    std::size_t extra = 0;
-    for (std::size_t i = 0; i < n; ++i) extra += json_byte_extra(p[i]);
-    return extra;
-  }
-  const auto costly = [](__m128i w) {
-    const __m128i last_control = _mm_set1_epi8(0x1F);
-    return _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(w, last_control), last_control),
-                                     _mm_cmpeq_epi8(w, _mm_set1_epi8(0x7F))),
-                        _mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')), _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))));
-  };
+// The bytes JSON writes escaped, marked in a block: a control character, DEL, a quote, a backslash.
+inline __m128i costly_bytes(__m128i w) noexcept {
+  const __m128i last_control = _mm_set1_epi8(0x1F);
+  return _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(w, last_control), last_control), _mm_cmpeq_epi8(w, _mm_set1_epi8(0x7F))),
+      _mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')), _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))));
+}
+// Whether `mark` sets the top bit of any byte of the `n` (4 or more) at `p`, looked at sixteen at
+// once: 4 to 7 bytes as two words that overlap, 8 to 16 as two halves that overlap, longer text
+// in blocks with the last overlapping the one before.
+template <class Mark>
+inline bool any_marked(const char* p, std::size_t n, Mark mark) noexcept {
   __m128i found;
   if (n < 8) {
     std::uint32_t head = 0, tail = 0;
     std::memcpy(&head, p, 4);
     std::memcpy(&tail, p + n - 4, 4);
-    found = costly(
+    found = mark(
         _mm_set_epi32(static_cast<int>(head), static_cast<int>(tail), static_cast<int>(head), static_cast<int>(tail)));
   } else if (n <= 16) {
-    found = costly(_mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
-                                      _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + n - 8))));
+    found = mark(_mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
+                                    _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + n - 8))));
   } else {
-    found = costly(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16)));
+    found = mark(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16)));
     for (std::size_t at = 0; at + 16 < n; at += 16)
-      found = _mm_or_si128(found, costly(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at))));
+      found = _mm_or_si128(found, mark(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at))));
   }
-  if (_mm_movemask_epi8(found) == 0) return 0;
+  return _mm_movemask_epi8(found) != 0;
+}
+#endif
+
+// json_escaped_size(text) - text.size(), for the short pieces a violation is written from
+// (names, titles, values: nearly always nothing costly). A violation_sink counts every piece so
+// as it writes it, rather than reading its whole text again once written. Where SSE2 is there,
+// the bytes are first looked at sixteen at once for any costly one (any_marked); only text that
+// has one is counted exactly.
+inline std::size_t json_escape_extra(std::string_view text) noexcept {
+  const std::size_t n = text.size();
+#if defined(__SSE2__)
+  if (n < 4) {  // an empty view's data may be null
+    std::size_t extra = 0;
+    for (std::size_t i = 0; i < n; ++i) extra += json_byte_extra(text[i]);
+    return extra;
+  }
+  if (!any_marked(text.data(), n, costly_bytes)) return 0;
 #endif
   return json_escaped_size(text) - n;
 }
 
 // Whether `text` is ASCII that JSON writes as it is (no control, DEL, quote or backslash): what
 // an answer's text nearly always is. It is then UTF-8, and costs its size as JSON, found in one
-// look (sixteen bytes at once where SSE2 is there, as json_escape_extra looks) where checking
-// each would read it twice.
+// look (any_marked, as json_escape_extra looks) where checking each would read it twice.
 inline bool plain_ascii(std::string_view text) noexcept {
   const std::size_t n = text.size();
 #if defined(__SSE2__)
-  const char* const p = text.data();
-  if (n >= 4) {
-    // A costly byte, or one of 0x80 and more (its top bit, which the mask takes as it is).
-    const auto marked = [](__m128i w) {
-      const __m128i last_control = _mm_set1_epi8(0x1F);
-      return _mm_or_si128(
-          _mm_or_si128(w, _mm_cmpeq_epi8(_mm_max_epu8(w, last_control), last_control)),
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8(0x7F)), _mm_cmpeq_epi8(w, _mm_set1_epi8('"'))),
-                       _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))));
-    };
-    __m128i found;
-    if (n < 8) {
-      std::uint32_t head = 0, tail = 0;
-      std::memcpy(&head, p, 4);
-      std::memcpy(&tail, p + n - 4, 4);
-      found = marked(_mm_set_epi32(static_cast<int>(head), static_cast<int>(tail), static_cast<int>(head),
-                                   static_cast<int>(tail)));
-    } else if (n <= 16) {
-      found = marked(_mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
-                                        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + n - 8))));
-    } else {
-      found = marked(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16)));
-      for (std::size_t at = 0; at + 16 < n; at += 16)
-        found = _mm_or_si128(found, marked(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at))));
-    }
-    return _mm_movemask_epi8(found) == 0;
-  }
+  // A costly byte, or one of 0x80 and more (its own top bit, which the mask takes as it is).
+  if (n >= 4) return !any_marked(text.data(), n, [](__m128i w) { return _mm_or_si128(w, costly_bytes(w)); });
 #endif
   for (std::size_t i = 0; i < n; ++i)
     if (static_cast<unsigned char>(text[i]) >= 0x80 || json_byte_extra(text[i]) != 0) return false;
