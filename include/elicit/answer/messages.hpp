@@ -55,29 +55,24 @@ struct english_piece {
   std::size_t extra = 0, many_extra = 0;
 };
 
-// Kind `kind`'s English template as pieces, into `out` (nullptr: counted only); how many. Only
-// evaluated at compile time (english_pieces): a template the run-time parser would refuse is a
-// compile error here (the throw).
-constexpr std::size_t parse_english(message_kind kind, english_piece* out) {
-  const std::string_view text = entry_of(kind).english;
-  std::size_t count = 0, start = 0;
-  const auto add = [&](const english_piece& piece) {
-    if (out != nullptr) out[count] = piece;
-    ++count;
-  };
+// A template's faults, as scan_template finds them.
+enum class template_fault : unsigned char { closes_nothing, not_closed, plural_without_words };
+
+// Walks a message template once, for the run-time parser (messages::set) and the compile-time
+// one (parse_english) alike, telling `to` what it finds, in order:
+//   to.literal(begin, end)   a run of text ("{{" and "}}" end a run after their first brace and
+//                            the next begins after the second: one brace is written);
+//   to.name(name, plural)    the part a brace names, first (it finds the part, or refuses it),
+//                            returning what part() and plural() take;
+//   to.part(ref)             "{name}";
+//   to.plural(ref, one_begin, one_end, many_begin, many_end)   "{name?one|many}";
+//   to.fault(fault, name)    a brace that closes nothing, one not closed, a plural without its
+//                            two words: the walk stops there (fault() may throw).
+template <class To>
+constexpr void scan_template(std::string_view text, To& to) {
+  std::size_t start = 0;
   const auto flush = [&](std::size_t end) {
-    if (end > start) add({english_piece::literal, 0, text.substr(start, end - start), {}, 0, 0});
-  };
-  const auto part_index = [&](std::string_view name) {
-    std::string_view rest = entry_of(kind).parts;
-    for (std::size_t i = 0; !rest.empty(); ++i) {
-      const std::size_t comma = rest.find(',');
-      std::string_view part = rest.substr(0, comma);
-      if (part.ends_with('#')) part.remove_suffix(1);
-      if (part == name) return i;
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
-    throw "elicit: an English template names a part its kind does not have";
+    if (end > start) to.literal(start, end);
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -86,30 +81,72 @@ constexpr std::size_t parse_english(message_kind kind, english_piece* out) {
       start = ++i + 1;
       continue;
     }
-    if (c == '}') throw "elicit: an English template has a '}' that closes nothing";
+    if (c == '}') return to.fault(template_fault::closes_nothing, {});
     if (c != '{') continue;
     const std::size_t close = text.find('}', i);
-    if (close == std::string_view::npos) throw "elicit: an English template has a '{' that is not closed";
+    if (close == std::string_view::npos) return to.fault(template_fault::not_closed, {});
     flush(i);
     const std::string_view inside = text.substr(i + 1, close - i - 1);
     const std::size_t question = inside.find('?');
-    const std::size_t part = part_index(inside.substr(0, question));
+    const std::string_view name = inside.substr(0, question);
+    const auto ref = to.name(name, question != std::string_view::npos);
     if (question == std::string_view::npos) {
-      add({english_piece::part_ref, part, {}, {}, 0, 0});
+      to.part(ref);
     } else {
       const std::size_t bar = inside.find('|', question);
-      if (bar == std::string_view::npos) throw "elicit: an English plural without its two words";
-      const std::string_view one = inside.substr(question + 1, bar - question - 1), many = inside.substr(bar + 1);
-      add({english_piece::plural, part, one, many, json_extra_of(one), json_extra_of(many)});
+      if (bar == std::string_view::npos) return to.fault(template_fault::plural_without_words, name);
+      to.plural(ref, i + 1 + question + 1, i + 1 + bar, i + 1 + bar + 1, close);
     }
     i = close;
     start = close + 1;
   }
   flush(text.size());
-  if (out != nullptr)
-    for (std::size_t i = 0; i < count; ++i)
-      if (out[i].type == english_piece::literal) out[i].extra = json_extra_of(out[i].text);
-  return count;
+}
+
+// Kind `kind`'s English template as pieces, into `out` (nullptr: counted only); how many. Only
+// evaluated at compile time (english_pieces): a template the run-time parser would refuse is a
+// compile error here (the throw).
+constexpr std::size_t parse_english(message_kind kind, english_piece* out) {
+  struct pieces {
+    std::string_view text;
+    std::string_view parts;  // kind_table's "field,limit#,got#"
+    english_piece* out;
+    std::size_t count = 0;
+
+    constexpr void add(const english_piece& piece) {
+      if (out != nullptr) out[count] = piece;
+      ++count;
+    }
+    constexpr void literal(std::size_t begin, std::size_t end) {
+      const std::string_view t = text.substr(begin, end - begin);
+      add({english_piece::literal, 0, t, {}, json_extra_of(t), 0});
+    }
+    constexpr std::size_t name(std::string_view wanted, bool /*plural*/) const {
+      std::string_view rest = parts;
+      for (std::size_t i = 0; !rest.empty(); ++i) {
+        const std::size_t comma = rest.find(',');
+        std::string_view part = rest.substr(0, comma);
+        if (part.ends_with('#')) part.remove_suffix(1);
+        if (part == wanted) return i;
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
+      throw "elicit: an English template names a part its kind does not have";
+    }
+    constexpr void part(std::size_t ref) { add({english_piece::part_ref, ref, {}, {}, 0, 0}); }
+    constexpr void plural(std::size_t ref, std::size_t one_begin, std::size_t one_end, std::size_t many_begin,
+                          std::size_t many_end) {
+      const std::string_view one = text.substr(one_begin, one_end - one_begin);
+      const std::string_view many = text.substr(many_begin, many_end - many_begin);
+      add({english_piece::plural, ref, one, many, json_extra_of(one), json_extra_of(many)});
+    }
+    static constexpr void fault(template_fault f, std::string_view /*name*/) {
+      if (f == template_fault::closes_nothing) throw "elicit: an English template has a '}' that closes nothing";
+      if (f == template_fault::not_closed) throw "elicit: an English template has a '{' that is not closed";
+      if (f == template_fault::plural_without_words) throw "elicit: an English plural without its two words";
+    }
+  } to{entry_of(kind).english, entry_of(kind).parts, out};
+  scan_template(to.text, to);
+  return to.count;
 }
 template <message_kind K>
 inline constexpr auto english_pieces = [] {
@@ -352,48 +389,37 @@ class messages {
     if (text.size() > max_template) refuse(kind, detail::message("is longer than ", max_template, " bytes."));
     if (!detail::is_utf8(text)) refuse(kind, "is not valid UTF-8.");
     english_ = false;  // a template changed: no longer English's as compiled
-    std::vector<segment> out;
-    const auto at = [](std::size_t i) { return static_cast<std::uint16_t>(i); };
-    std::size_t start = 0;
-    const auto flush = [&](std::size_t end) {
-      if (end > start) out.push_back({segment::literal, 0, at(start), at(end)});
-    };
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {  // "{{": one brace
-        flush(i + 1);
-        start = ++i + 1;
-        continue;
+    struct segments {  // what scan_template finds, as this catalogue keeps it
+      message_kind kind;
+      std::vector<segment> out{};
+
+      static std::uint16_t at(std::size_t i) { return static_cast<std::uint16_t>(i); }
+      void literal(std::size_t begin, std::size_t end) { out.push_back({segment::literal, 0, at(begin), at(end)}); }
+      std::uint8_t name(std::string_view wanted, bool plural) const {
+        const auto [part, is_count] = find_part(kind, wanted);
+        if (plural && !is_count)
+          refuse(kind, detail::message("chooses a plural by {", wanted, "}, which is no count."));
+        return static_cast<std::uint8_t>(part);
       }
-      if (c == '}') refuse(kind, "has a '}' that closes nothing: write \"}}\" for a brace.");
-      if (c != '{') continue;
-      const std::size_t close = text.find('}', i);
-      if (close == std::string_view::npos) refuse(kind, "has a '{' that is not closed: write \"{{\" for a brace.");
-      flush(i);
-      const std::string_view inside = text.substr(i + 1, close - i - 1);
-      const std::size_t question = inside.find('?');
-      const auto [part, is_count] = find_part(kind, inside.substr(0, question));
-      if (question == std::string_view::npos) {
-        out.push_back({segment::part_ref, static_cast<std::uint8_t>(part)});
-      } else {
-        if (!is_count)
-          refuse(kind, detail::message("chooses a plural by {", inside.substr(0, question), "}, which is no count."));
-        const std::size_t bar = inside.find('|', question);
-        if (bar == std::string_view::npos)
-          refuse(kind,
-                 detail::message("has a plural without its two words: {", inside.substr(0, question), "?one|many}."));
-        const std::size_t one = i + 1 + question + 1, many = i + 1 + bar + 1;
-        out.push_back(
-            {segment::plural, static_cast<std::uint8_t>(part), at(one), at(i + 1 + bar), at(many), at(close)});
+      void part(std::uint8_t ref) { out.push_back({segment::part_ref, ref}); }
+      void plural(std::uint8_t ref, std::size_t one_begin, std::size_t one_end, std::size_t many_begin,
+                  std::size_t many_end) {
+        out.push_back({segment::plural, ref, at(one_begin), at(one_end), at(many_begin), at(many_end)});
       }
-      i = close;
-      start = close + 1;
-    }
-    flush(text.size());
+      [[noreturn]] void fault(detail::template_fault f, std::string_view wanted) const {
+        if (f == detail::template_fault::closes_nothing)
+          refuse(kind, "has a '}' that closes nothing: write \"}}\" for a brace.");
+        if (f == detail::template_fault::not_closed)
+          refuse(kind, "has a '{' that is not closed: write \"{{\" for a brace.");
+        refuse(kind, detail::message("has a plural without its two words: {", wanted, "?one|many}."));
+      }
+    } to{kind};
+    detail::scan_template(text, to);
+    std::vector<segment>& out = to.out;
     for (segment& s : out) {
       if (s.type == segment::part_ref) continue;
-      s.extra = at(detail::json_escape_extra(text.substr(s.begin, s.end - s.begin)));
-      s.many_extra = at(detail::json_escape_extra(text.substr(s.many_begin, s.many_end - s.many_begin)));
+      s.extra = segments::at(detail::json_escape_extra(text.substr(s.begin, s.end - s.begin)));
+      s.many_extra = segments::at(detail::json_escape_extra(text.substr(s.many_begin, s.many_end - s.many_begin)));
     }
     texts_[index(kind)] = std::string(text);
     segments_[index(kind)] = std::move(out);
