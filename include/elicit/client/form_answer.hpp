@@ -18,6 +18,7 @@
 #include <elicit/detail/engine/read_value.hpp>
 #include <elicit/detail/model/reporter.hpp>
 #include <elicit/detail/model/value_traits.hpp>
+#include <elicit/detail/text_formats.hpp>
 #include <elicit/form/choice.hpp>
 #include <elicit/form/limits.hpp>
 
@@ -77,17 +78,11 @@ inline std::string typed_choice(const field_spec& s, std::string_view typed) {
     if (!s.options[i].title.empty() && s.options[i].title == typed) return std::string(s.options[i].wire);
   for (std::size_t i = 0; i < s.option_count; ++i)
     if (s.options[i].wire == typed) return std::string(typed);
-  const auto lower = [](std::string_view t) {
-    std::string out(t);
-    for (char& c : out)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-  };
-  const std::string wanted = lower(typed);
   for (std::size_t i = 0; i < s.option_count; ++i)
-    if (!s.options[i].title.empty() && lower(s.options[i].title) == wanted) return std::string(s.options[i].wire);
+    if (!s.options[i].title.empty() && equals_any_case(s.options[i].title, typed))
+      return std::string(s.options[i].wire);
   for (std::size_t i = 0; i < s.option_count; ++i)
-    if (lower(s.options[i].wire) == wanted) return std::string(s.options[i].wire);
+    if (equals_any_case(s.options[i].wire, typed)) return std::string(s.options[i].wire);
   return std::string(typed);
 }
 
@@ -108,12 +103,10 @@ inline nlohmann::json typed_number(std::string_view typed, bool fractions) {
 
 // Yes or no as typed; otherwise the text, which the field's check refuses.
 inline nlohmann::json typed_boolean(std::string_view typed) {
-  std::string t(typed);
-  for (char& c : t)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  const auto is = [&](std::string_view word) { return equals_lower(typed, word); };
   // In JSON, and in the words of the two catalogues elicit ships (English, French).
-  if (t == "true" || t == "yes" || t == "y" || t == "1" || t == "oui" || t == "o") return true;
-  if (t == "false" || t == "no" || t == "n" || t == "0" || t == "non") return false;
+  if (is("true") || is("yes") || is("y") || is("1") || is("oui") || is("o")) return true;
+  if (is("false") || is("no") || is("n") || is("0") || is("non")) return false;
   return std::string(typed);
 }
 

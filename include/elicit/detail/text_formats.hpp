@@ -27,6 +27,14 @@ constexpr bool equals_lower(std::string_view word, std::string_view lowercase) n
   return true;
 }
 
+// `a` is `b` in any case of ASCII letters: a choice typed as its title or value, in any case.
+constexpr bool equals_any_case(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
 // ---- email: local-part "@" domain, both dot-separated atoms --------------------------------
 
 constexpr bool is_atom_char(char c) noexcept { return is_alpha(c) || is_digit(c) || one_of(c, "!#$%&'*+/=?^_`{|}~-"); }
