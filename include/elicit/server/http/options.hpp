@@ -6,7 +6,7 @@
 //   options.answer_timeout = std::chrono::minutes(5);  // a person may take a while
 //
 // The bounds are a memory budget, not a thread count: a waiting 2025-11-25 question holds a
-// coroutine frame and its connection, no thread (docs/serving-http.md). The per-client bounds
+// tool's coroutine frame and its connection, no thread (docs/serving-http.md). The per-client bounds
 // keep one client from taking what every client shares. A client is a peer address, or, for a
 // connection from one of trusted_proxies, the address that proxy names last in X-Forwarded-For
 // (behind nginx every client would otherwise be nginx's one address).

@@ -1,6 +1,7 @@
 // The MCP Streamable HTTP transport on Boost.Beast: both protocol versions on one endpoint,
 // http://127.0.0.1:PORT/mcp, served by a dispatcher (<elicit/server/dispatcher.hpp>) from a fixed
-// pool of threads; a waiting 2025-11-25 question holds a coroutine, not a thread. CMake target
+// pool of threads; a waiting 2025-11-25 question holds its tool's frame and its socket, not a
+// thread, and an idle connection no coroutine. CMake target
 // elicit::server_http (elicit::server and elicit::asio).
 //
 //   int main() {
@@ -111,9 +112,9 @@ inline boost::asio::awaitable<void> accept_all(shared_state& state, boost::asio:
       socket.close(ignored);  // refused at once, nothing read
       continue;
     }
-    const auto connection_executor = socket.get_executor();  // before the socket moves into its coroutine
-    boost::asio::co_spawn(connection_executor, serve_connection(state, std::move(socket), std::move(peer)),
-                          boost::asio::detached);
+    // No delayed-ACK wait for small writes: ~40 ms a request.
+    socket.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+    spawn_connection(state, open_connection{std::move(socket), counted_connection(state, std::move(peer)), {}});
   }
 }
 

@@ -186,6 +186,99 @@ TEST_CASE("http_server: a 2025-11-25 session gets the question on the call's str
   CHECK(unknown.result_int() == 404);
 }
 
+namespace {
+
+// A 2025-11-25 session opened on `c`: its id.
+std::string open_session(client& c) {
+  auto opened = c.post({{"jsonrpc", "2.0"},
+                        {"id", 1},
+                        {"method", "initialize"},
+                        {"params",
+                         {{"protocolVersion", "2025-11-25"},
+                          {"capabilities", {{"elicitation", json::object()}}},
+                          {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}});
+  REQUIRE(opened.result_int() == 200);
+  return std::string(opened["Mcp-Session-Id"]);
+}
+
+// Reads a stream's events until `enough` of them came (or the stream ended).
+std::vector<json> read_events(client& c, http::response_parser<http::string_body>& parser, std::size_t enough) {
+  while (!parser.is_done() && events_of(parser.get().body()).size() < enough)
+    http::read_some(c.stream, c.buffer, parser);
+  return events_of(parser.get().body());
+}
+
+}  // namespace
+
+TEST_CASE("http_server: a question unanswered within the answer timeout is withdrawn, and its connection goes on") {
+  served s;
+  elicit::http_options options;
+  options.answer_timeout = std::chrono::seconds(1);
+  running r(s.server, options);
+  client c(r.http.port());
+  const std::string session = open_session(c);
+  client stream(r.http.port());
+  stream.send({{"jsonrpc", "2.0"}, {"id", "call-1"}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
+              {{"Mcp-Session-Id", session}});
+  http::response_parser<http::string_body> parser;
+  http::read_header(stream.stream, stream.buffer, parser);
+  const auto asked = std::chrono::steady_clock::now();
+  while (!parser.is_done()) http::read_some(stream.stream, stream.buffer, parser);
+  const auto waited = std::chrono::steady_clock::now() - asked;
+  const auto events = events_of(parser.get().body());
+  REQUIRE(events.size() == 3);
+  CHECK(events[0]["method"] == "elicitation/create");
+  CHECK(events[1]["method"] == "notifications/cancelled");
+  CHECK(events[1]["params"]["requestId"] == events[0]["id"]);
+  CHECK(events[1]["params"]["reason"] == "No answer came in time");
+  CHECK(events[2]["id"] == "call-1");
+  CHECK(events[2]["result"]["isError"] == true);
+  CHECK(waited >= std::chrono::milliseconds(900));
+  CHECK(waited < std::chrono::seconds(5));
+  auto late = c.post(
+      {{"jsonrpc", "2.0"}, {"id", events[0]["id"]}, {"result", {{"action", "accept"}, {"content", {{"guests", 2}}}}}},
+      {{"Mcp-Session-Id", session}});
+  CHECK(late.result_int() == 400);  // withdrawn: no question waits under that id
+  // The stream's connection is the client's again: its next request is read and answered.
+  auto ping = stream.post({{"jsonrpc", "2.0"}, {"id", "after"}, {"method", "ping"}}, {{"Mcp-Session-Id", session}});
+  CHECK(ping.result_int() == 200);
+  CHECK(json::parse(ping.body())["id"] == "after");
+}
+
+TEST_CASE(
+    "http_server: a waiting call with a progress token gets progress on its stream, counting up, until answered") {
+  served s;
+  elicit::http_options options;
+  options.progress_interval = std::chrono::milliseconds(100);
+  running r(s.server, options);
+  client c(r.http.port());
+  const std::string session = open_session(c);
+  client stream(r.http.port());
+  stream.send({{"jsonrpc", "2.0"},
+               {"id", 9},
+               {"method", "tools/call"},
+               {"params", {{"name", "reserve"}, {"_meta", {{"progressToken", "p-9"}}}}}},
+              {{"Mcp-Session-Id", session}});
+  http::response_parser<http::string_body> parser;
+  http::read_header(stream.stream, stream.buffer, parser);
+  auto events = read_events(stream, parser, 4);
+  REQUIRE(events.size() >= 4);
+  CHECK(events[0]["method"] == "elicitation/create");
+  for (std::size_t i = 1; i < 4; ++i) {
+    CHECK(events[i]["method"] == "notifications/progress");
+    CHECK(events[i]["params"]["progressToken"] == "p-9");
+    CHECK(events[i]["params"]["progress"] == i);
+  }
+  auto answered = c.post(
+      {{"jsonrpc", "2.0"}, {"id", events[0]["id"]}, {"result", {{"action", "accept"}, {"content", {{"guests", 5}}}}}},
+      {{"Mcp-Session-Id", session}});
+  CHECK(answered.result_int() == 202);
+  while (!parser.is_done()) http::read_some(stream.stream, stream.buffer, parser);
+  events = events_of(parser.get().body());
+  CHECK(events.back()["id"] == 9);
+  CHECK(events.back()["result"]["content"][0]["text"] == "Reserved for 5 at Chez Elicit.");
+}
+
 TEST_CASE("http_server: a request from a foreign Host is refused before its body is read, and the connection closed") {
   served s;
   running r(s.server);

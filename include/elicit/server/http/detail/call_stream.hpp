@@ -1,184 +1,82 @@
 // A 2025-11-25 call of a tool that asks, answered on an SSE stream: the stream's head, each
-// question an elicitation/create event waited for as a coroutine on the call's timer (the answer
-// comes as another POST of the session, which wakes it), progress events while it waits, and the
-// response as the last event. The client leaving the stream (its end of file, seen at once)
-// cancels the call. Machinery of <elicit/server/http/server.hpp>.
+// question an elicitation/create event, progress events while it waits, and the response as the
+// last event. Driven by completions, not a coroutine: while a question waits for its answer
+// (another POST of the session, which wakes the stream), what is held is this object (the
+// socket, the call with the tool's own frame, their ids), one wait for the socket to be readable
+// and, with an answer timeout or progress, one timer entry: no frame per layer, no copy of the
+// request (docs/internals/performance.md). The client leaving the stream (its end of file, seen
+// at once) cancels the call. Machinery of <elicit/server/http/server.hpp>.
 #pragma once
 
-#include <elicit/asio/ask.hpp>
 #include <elicit/server/detail/notifications.hpp>
-#include <elicit/server/dispatcher.hpp>
-#include <elicit/server/http/detail/request_reader.hpp>
+#include <elicit/server/http/detail/session_table.hpp>
 #include <elicit/server/http/detail/shared_state.hpp>
+#include <elicit/server/http/detail/sse_stream.hpp>
+#include <elicit/server/pushed_call.hpp>
 
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/beast/http/chunk_encode.hpp>
-#include <boost/beast/http/serializer.hpp>
+#include <boost/asio/bind_allocator.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 #include <nlohmann/json.hpp>
-#include <sys/socket.h>
 
-#include <cerrno>
+#include <chrono>
+#include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <utility>
-#include <variant>
 
 namespace elicit::detail::http {
 
-// How a call's SSE stream is framed: in chunks (HTTP/1.1), or, for an HTTP/1.0 client, which
-// has no chunked coding, as bytes that end when the connection does.
-enum class framing { chunked, until_close };
-
-// One SSE event carrying one JSON-RPC message.
-inline std::string sse_event(std::string_view message_text) {
-  return "event: message\ndata: " + std::string(message_text) + "\n\n";
+// A handler of an operation that may stay pending for as long as a person takes to answer (a
+// wait for a socket, a timer), its operation allocated at its own size: Asio's recycling
+// allocator would hand it a block cached from a larger operation (a write's), and keep that
+// much for as long as it waits.
+template <class Handler>
+auto long_lived(Handler handler) {
+  return boost::asio::bind_allocator(std::allocator<void>(), std::move(handler));
 }
 
-// One SSE event, in one chunk. The text is taken by value and freed once written.
-inline boost::asio::awaitable<boost::beast::error_code> write_event(stream_type& stream, std::string event,
-                                                                    std::chrono::seconds timeout, framing how) {
-  stream.expires_after(timeout);
-  boost::beast::error_code ec;
-  if (how == framing::chunked) {
-    const auto chunk = bhttp::make_chunk(boost::asio::buffer(event));  // named: see request_reader.hpp
-    std::tie(ec, std::ignore) = co_await boost::asio::async_write(stream, chunk, no_throw);
-  } else {
-    std::tie(ec, std::ignore) = co_await boost::asio::async_write(stream, boost::asio::buffer(event), no_throw);
-  }
-  stream.expires_never();
-  co_return ec;
-}
-
-// What the watch of a stream and its call share: the watch's handler may be queued already when
-// the call ends, so it must not touch the socket after `ended`.
-struct watch_state {
-  bool gone = false, ended = false;
-  std::string pipelined;  // bytes the client sent after its request: the start of its next one
-  std::size_t room = 0;   // how many of them the connection's read buffer can take
-};
-
-// Watches a stream's socket while it is open: the client's end of file (or a reset) calls
-// `leave` at once (a call is cancelled, a subscription ends). A wake-up with nothing to read (the
-// reactor may report one) waits again. Bytes to read are a pipelined next request: they are kept
-// in `pipelined` (given to the connection's buffer when the stream ends) and the watch goes on,
-// so that no byte sent before a leave hides the leave. More than the read buffer holds is a leave.
-template <class Leave>
-void watch_leave(boost::asio::ip::tcp::socket& socket, const std::shared_ptr<watch_state>& watch, Leave leave) {
-  socket.async_wait(boost::asio::ip::tcp::socket::wait_read,
-                    [&socket, watch, leave = std::move(leave)](boost::beast::error_code ec) mutable {
-                      if (ec || watch->ended) return;  // the stream ended first
-                      std::array<char, 4096> bytes{};
-                      const ssize_t n = ::recv(socket.native_handle(), bytes.data(), bytes.size(), MSG_DONTWAIT);
-                      const bool again = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
-                      const bool taken = n > 0 && watch->pipelined.size() + static_cast<std::size_t>(n) <= watch->room;
-                      if (taken) watch->pipelined.append(bytes.data(), static_cast<std::size_t>(n));
-                      if (again || taken) {
-                        watch_leave(socket, watch, std::move(leave));
-                        return;
-                      }
-                      watch->gone = true;  // the end of file, a reset, or more pipelined than a request may hold
-                      leave();
-                    });
-}
-
-// The bytes a stream's watch read of the client's next request, given to the connection's buffer.
-inline void take_pipelined(boost::beast::flat_buffer& buffer, const watch_state& watch) {
-  if (watch.pipelined.empty()) return;
-  buffer.commit(boost::asio::buffer_copy(buffer.prepare(watch.pipelined.size()), boost::asio::buffer(watch.pipelined)));
-}
-
-// A stream's end, its client still there: its last event (`last`, none when empty), then the
-// end of its chunks (HTTP/1.1; an HTTP/1.0 stream ends with its connection). Whether the
-// connection can go on.
-inline boost::asio::awaitable<bool> end_stream(stream_type& stream, std::string last, framing how,
-                                               const http_options& options, bool persistent) {
-  if (!last.empty() && co_await write_event(stream, std::move(last), options.write_timeout, how)) co_return false;
-  if (how == framing::until_close) co_return false;
-  stream.expires_after(options.write_timeout);
-  const auto chunk_last = bhttp::make_chunk_last();
-  auto [ec, n] = co_await boost::asio::async_write(stream, chunk_last, no_throw);
-  stream.expires_never();
-  co_return !ec && persistent;
-}
-
-// The head of a call's SSE stream. A coroutine of its own: the response and its serializer live
-// in a frame freed once the head is written, not in the frame of the call that then waits.
-inline boost::asio::awaitable<bool> write_stream_head(stream_type& stream, unsigned version, bool persistent,
-                                                      framing how, const http_options& options) {
-  bhttp::response<bhttp::empty_body> res{bhttp::status::ok, version};
-  res.set(bhttp::field::content_type, "text/event-stream");
-  res.set(bhttp::field::cache_control, "no-cache");
-  res.set("X-Accel-Buffering", "no");  // a proxy must not hold the question back
-  res.keep_alive(persistent);
-  if (persistent) res.set(bhttp::field::keep_alive, keep_alive_value(options.idle_timeout));
-  res.chunked(how == framing::chunked);
-  bhttp::response_serializer<bhttp::empty_body> head{res};
-  stream.expires_after(options.write_timeout);
-  auto [ec, n] = co_await bhttp::async_write_header(stream, head, no_throw);
-  co_return !ec;
-}
-
-// One 2025-11-25 call on its stream, from its first question to its response.
-class call_stream {
+// One 2025-11-25 call on its stream, from its first question to its response. `Next` takes the
+// connection back when the stream ends and the connection can go on (its next request, read or
+// waited for): `Next{}(state, open_connection)`.
+template <class Next>
+class call_stream final : public call_waiter, public std::enable_shared_from_this<call_stream<Next>> {
  public:
-  call_stream(shared_state& state, std::shared_ptr<call_in_flight> flight, stream_type& stream, framing how)
-      : state_(state), flight_(std::move(flight)), stream_(stream), how_(how) {}
-
-  // Runs the call, its cancellation bound to the flight's signal: the response to send (as an
-  // event), or nothing when it was cancelled (the spec sends nothing for a cancelled request).
-  boost::asio::awaitable<std::optional<nlohmann::ordered_json>> run(pushed_call call) {
-    std::shared_ptr<async_keepalive> keep;
-    const http_options& options = state_.options;
-    if (call.progress_token() && options.progress_interval.count() > 0) {
-      keep = std::make_shared<async_keepalive>(
-          async_keepalive{keepalive(*call.progress_token()), options.progress_interval,
-                          [this](nlohmann::ordered_json params) { return progress(std::move(params)); }});
-    }
-    auto send = [this](nlohmann::ordered_json params) { return ask(std::move(params)); };
-    try {
-      while (!call.done()) {
-        // A cancelled coroutine awaits nothing more (Asio would throw operation_aborted at the
-        // await): a cancellation that came between two questions stops the call here.
-        if ((co_await boost::asio::this_coro::cancellation_state).cancelled() != boost::asio::cancellation_type::none) {
-          call.stop(stop_reason::cancelled);
-          break;
-        }
-        nlohmann::ordered_json params;
-        try {
-          params = call.params();
-        } catch (const std::logic_error&) {
-          break;  // the call failed: its response says how
-        }
-        auto reply = co_await await_reply(send, std::move(params), options.answer_timeout, keep.get());
-        if (const auto* why = std::get_if<stop_reason>(&reply)) {
-          if (*why == stop_reason::timed_out && !cancelled_now(co_await boost::asio::this_coro::cancellation_state))
-            co_await withdraw(*why);
-          asking_ = 0;
-          call.stop(*why);
-        } else {
-          call.take(std::get<nlohmann::json>(reply));
-        }
-      }
-    } catch (const call_cancelled& e) {
-      state_.options.log(ended(call, e.what()));
-      co_return std::nullopt;
-    } catch (const rpc_error& e) {  // too many questions wait: the call fails with that
-      co_return e.response(call.id());
-    }
-    if (call.cancelled()) {
-      state_.options.log(ended(call, "the call was cancelled"));
-      co_return std::nullopt;
-    }
-    co_return call.response();
+  // Streams `call` on `c`, registered as `flight` (session_table::begin_call, on the socket's
+  // executor, where this runs). Returns at once: the stream goes on by its completions.
+  static void start(shared_state& state, open_connection c, std::shared_ptr<call_in_flight> flight, pushed_call call,
+                    unsigned version, bool persistent) {
+    auto stream =
+        std::make_shared<call_stream>(state, std::move(c), std::move(flight), std::move(call), version, persistent);
+    stream->flight_->waiter = stream;
+    stream->begin();
   }
 
-  // Whether a write failed or was cut (the client gone, or a write cancelled half way): the
-  // stream is broken, nothing more is written on it, and its connection is closed.
-  [[nodiscard]] bool broken() const noexcept { return broken_; }
+  call_stream(shared_state& state, open_connection c, std::shared_ptr<call_in_flight> flight, pushed_call call,
+              unsigned version, bool persistent)
+      : state_(state),
+        c_(std::move(c)),
+        flight_(std::move(flight)),
+        call_(std::move(call)),
+        timer_(c_.socket.get_executor()),
+        how_(version >= 11 ? framing::chunked : framing::until_close),
+        persistent_(persistent && how_ == framing::chunked) {}  // an HTTP/1.0 stream ends with its connection
+  call_stream(const call_stream&) = delete;
+  call_stream& operator=(const call_stream&) = delete;
+  ~call_stream() {
+    end_question();
+    end_call();
+  }
+
+  // The answer came, or the call was cancelled (session_table, on this stream's executor).
+  void woken() override {
+    guarded([&] {
+      if (phase_ == phase::waiting) take_answer();
+      else woke_ = true;  // seen once the event being written is written
+    });
+  }
 
   // The log line of a call that ended without a response.
   static std::string ended(const pushed_call& call, std::string_view why) {
@@ -186,152 +84,250 @@ class call_stream {
   }
 
  private:
-  // A question of the call, the `send` of await_reply: registers it, writes it on the stream,
-  // and sleeps on the call's timer until the answer comes (another connection delivers it and
-  // wakes the timer) or the wait is cancelled (operation_aborted, which await_reply reads as
-  // stop_reason::cancelled).
-  boost::asio::awaitable<nlohmann::json> ask(nlohmann::ordered_json params) {
-    // The question's params as text, once: their length is what the waiting budget counts, and
-    // the event is written from them. Their JSON (the whole form) is freed before the wait.
-    std::string form = text(params);
-    params = nullptr;
-    const long long id = state_.sessions.start_question(*flight_, form.size());
-    struct question_end {
-      session_table& table;
-      call_in_flight& call;
-      long long id;
-      question_end(session_table& t, call_in_flight& c, long long i) : table(t), call(c), id(i) {}
-      question_end(const question_end&) = delete;
-      question_end& operator=(const question_end&) = delete;
-      ~question_end() { table.end_question(call, id); }
-    } done{state_.sessions, *flight_, id};
-    asking_ = id;
+  enum class phase : unsigned char { running, writing, waiting, done };
+  using clock = std::chrono::steady_clock;
+
+  // The head, then the first question (or the response of a call that asks nothing), in one write.
+  void begin() {
+    guarded([&] {
+      out_ = stream_head(version(), persistent_, how_, state_.options);
+      const auto& token = call_.progress_token();
+      if (token && state_.options.progress_interval.count() > 0) progress_.emplace(*token);
+      watch();
+      call_.start();  // the tool runs once the call is taken: a refused call never ran
+      advance();
+    });
+  }
+
+  [[nodiscard]] unsigned version() const noexcept { return how_ == framing::chunked ? 11 : 10; }
+
+  // The call's next step: its next question, or its response once done.
+  void advance() {
+    phase_ = phase::running;
+    if (call_.done()) return finish(call_.cancelled() ? std::nullopt : std::optional(call_.response()));
+    std::string form;
+    try {
+      form = text(call_.params());
+    } catch (const std::logic_error&) {
+      return finish(call_.response());  // the call failed: its response says how
+    }
+    try {
+      // The question's params as text, once: their length is what the waiting budget counts.
+      asking_ = state_.sessions.start_question(*flight_, form.size());
+    } catch (const call_cancelled& e) {
+      return cancel(e.what());
+    } catch (const rpc_error& e) {  // too many questions wait: the call fails with that
+      return finish(e.response(call_.id()));
+    }
     // The message as elicitation_request_of prints it, its params printed once.
-    std::string question = sse_event(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-                                     R"(,"method":"elicitation/create","params":)" + form + "}");
+    const std::string question = R"({"jsonrpc":"2.0","id":)" + std::to_string(asking_) +
+                                 R"(,"method":"elicitation/create","params":)" + form + "}";
     form = std::string();
-    if (!co_await write(std::move(question))) throw call_cancelled("the client left the stream");
-    for (;;) {
-      if (std::optional<nlohmann::json> answer = state_.sessions.answer(*flight_)) co_return std::move(*answer);
-      flight_->wake.expires_at(std::chrono::steady_clock::time_point::max());
-      co_await flight_->wake.async_wait(no_throw);
-      if ((co_await boost::asio::this_coro::cancellation_state).cancelled() != boost::asio::cancellation_type::none)
-        throw boost::system::system_error(boost::asio::error::operation_aborted);
+    append_event(out_, question, how_);
+    write([](call_stream& s) { s.wait_for_answer(); });
+  }
+
+  // The question is written: the answer is awaited, up to the answer timeout.
+  void wait_for_answer() {
+    const auto timeout = state_.options.answer_timeout;
+    deadline_ = timeout.count() > 0 ? later(timeout) : clock::time_point::max();
+    keep_waiting();
+  }
+
+  // Back to waiting (after the question or a progress event): what came meanwhile is taken.
+  void keep_waiting() {
+    phase_ = phase::waiting;
+    if (std::exchange(woke_, false)) {
+      take_answer();
+      if (phase_ != phase::waiting) return;
+    }
+    clock::time_point next = deadline_;
+    if (progress_) next = std::min(next, later(state_.options.progress_interval));
+    if (next != clock::time_point::max()) arm_timer(next, [](call_stream& s) { s.waited(); });
+  }
+
+  // The timer of the wait ran out: the deadline (the question is withdrawn and the call told),
+  // or the next progress event.
+  void waited() {
+    if (clock::now() >= deadline_) {
+      const long long question = asking_;
+      end_question();
+      append_event(out_, text(question_withdrawn(question, stop_reason::timed_out)), how_);
+      call_.stop(stop_reason::timed_out);
+      return write([](call_stream& s) { s.advance(); });
+    }
+    if (!progress_) return keep_waiting();  // early by the clock: wait on
+    append_event(out_, text(progress_notification(progress_->next())), how_);
+    write([](call_stream& s) { s.keep_waiting(); });
+  }
+
+  void take_answer() {
+    std::optional<nlohmann::json> answer;
+    try {
+      answer = state_.sessions.answer(*flight_);
+    } catch (const call_cancelled& e) {
+      return cancel(e.what());
+    }
+    if (!answer) return;  // a wake-up for an answer taken already
+    ++turn_;              // the wait's timer: stale
+    timer_.cancel();
+    end_question();
+    phase_ = phase::running;
+    call_.take(*answer);
+    answer.reset();
+    advance();
+  }
+
+  // The call ends without a response (the spec sends nothing for a cancelled request).
+  void cancel(std::string_view why) {
+    end_question();
+    call_.stop(stop_reason::cancelled);
+    state_.options.log(ended(call_, why));
+    finish(std::nullopt);
+  }
+
+  // The stream's end: its last event (`response`, none when cancelled), then the end of its
+  // chunks, and the connection goes on, or closes (HTTP/1.0, or the client asked it).
+  void finish(std::optional<nlohmann::ordered_json> response) {
+    end_question();
+    end_call();  // before the response is written: the client may reuse the id once it reads it
+    if (gone_) return close();
+    if (response) append_event(out_, text(*response), how_);
+    response.reset();
+    append_end(out_, how_);
+    if (out_.empty()) return close();
+    write([](call_stream& s) {
+      s.phase_ = phase::done;
+      if (!s.persistent_) return s.close();
+      s.stop_watching();
+      Next{}(s.state_, std::move(s.c_));
+    });
+  }
+
+  // Writes out_, within the write timeout (past it the socket is closed: the write fails), then
+  // `then(*this)`; when the write failed or the client left meanwhile, the call ends without a
+  // response, and the connection with it.
+  template <class Then>
+  void write(Then then) {
+    phase_ = phase::writing;
+    arm_timer(later(state_.options.write_timeout), [](call_stream& s) {
+      boost::system::error_code ignored;
+      s.c_.socket.close(ignored);
+    });
+    boost::asio::async_write(c_.socket, boost::asio::buffer(out_),
+                             [self = this->shared_from_this(), then](boost::system::error_code ec, std::size_t) {
+                               self->guarded([&] { self->written(ec, then); });
+                             });
+  }
+
+  template <class Then>
+  void written(boost::system::error_code ec, Then then) {
+    ++turn_;
+    timer_.cancel();
+    std::string().swap(out_);  // a waiting question holds no text of it
+    if (ec) gone_ = true;
+    if (gone_) return registered_ ? cancel("the client left the stream") : close();
+    then(*this);
+  }
+
+  template <class Fired>
+  void arm_timer(clock::time_point at, Fired fired) {
+    timer_.expires_at(at);
+    timer_.async_wait(
+        long_lived([self = this->shared_from_this(), turn = ++turn_, fired](boost::system::error_code ec) {
+          if (ec || turn != self->turn_ || self->phase_ == phase::done) return;
+          self->guarded([&] { fired(*self); });
+        }));
+  }
+
+  // Watches the socket while the stream is open: the client's end of file (or a reset) ends the
+  // call at once; a pipelined next request's bytes are kept for the connection.
+  void watch() {
+    c_.socket.async_wait(boost::asio::ip::tcp::socket::wait_read,
+                         long_lived([self = this->shared_from_this()](boost::system::error_code ec) {
+                           if (ec || !self->watched_) return;  // the stream ended first
+                           self->guarded([&] { self->readable(); });
+                         }));
+  }
+
+  void readable() {
+    switch (read_while_streaming(c_.socket, c_.read)) {
+      case after_read::nothing:
+      case after_read::kept: return watch();
+      case after_read::left: break;
+    }
+    gone_ = true;
+    if (phase_ == phase::waiting) cancel("the client left the stream");
+    // writing: seen once the write completes (or fails)
+  }
+
+  void stop_watching() {
+    watched_ = false;
+    boost::system::error_code ignored;
+    c_.socket.cancel(ignored);  // the watch's wait ends; a queued completion sees watched_
+  }
+
+  // The connection ends: no more is sent; what was written is delivered before the close.
+  void close() {
+    phase_ = phase::done;
+    ++turn_;
+    timer_.cancel();
+    if (!c_.socket.is_open()) return;
+    watched_ = false;
+    boost::system::error_code ignored;
+    c_.socket.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+    c_.socket.close(ignored);
+  }
+
+  void end_question() {
+    if (asking_ != 0) state_.sessions.end_question(*flight_, std::exchange(asking_, 0));
+  }
+  void end_call() {
+    if (std::exchange(registered_, false)) state_.sessions.end_call(*flight_);
+  }
+
+  // Runs a step; what it throws unforeseen ends the call without a response, said in the log,
+  // and closes the connection (a completion handler must not throw: it would stop the server).
+  template <class Step>
+  void guarded(Step step) noexcept {
+    try {
+      step();
+    } catch (const std::exception& e) {
+      log_and_close(e.what());
+    } catch (...) {
+      log_and_close("an exception of an unknown type");
     }
   }
-
-  // A keep-alive event, skipped while the question itself is being written (one write at a time
-  // on a stream; the next comes an interval later). Throws call_cancelled when the client left
-  // the stream, which ends the wait as a failed send does.
-  boost::asio::awaitable<void> progress(nlohmann::ordered_json params) {
-    if (flight_->writing) co_return;
-    std::string event = sse_event(text(progress_notification(std::move(params))));
-    if (!co_await write(std::move(event))) throw call_cancelled("the client left the stream");
+  void log_and_close(std::string_view why) noexcept {
+    try {
+      state_.options.log(ended(call_, why));
+    } catch (...) {  // nothing more to say
+    }
+    close();
   }
 
-  // The question the call stopped waiting for when it timed out, withdrawn on the stream (a
-  // cancelled call's client cancelled it, or left).
-  boost::asio::awaitable<void> withdraw(stop_reason why) {
-    if (asking_ == 0 || flight_->writing) co_return;
-    std::string event = sse_event(text(question_withdrawn(asking_, why)));
-    co_await write(std::move(event));
-  }
-
-  boost::asio::awaitable<bool> write(std::string event) {
-    if (broken_) co_return false;
-    flight_->writing = true;
-    const boost::beast::error_code written =
-        co_await write_event(stream_, std::move(event), state_.options.write_timeout, how_);
-    flight_->writing = false;
-    if (written) broken_ = true;
-    co_return !written;
-  }
-
-  static bool cancelled_now(const boost::asio::cancellation_state& state) {
-    return state.cancelled() != boost::asio::cancellation_type::none;
+  static clock::time_point later(clock::duration d) {
+    const auto now = clock::now();
+    return d < clock::time_point::max() - now ? now + d : clock::time_point::max();
   }
 
   shared_state& state_;
+  open_connection c_;
   std::shared_ptr<call_in_flight> flight_;
-  stream_type& stream_;
+  pushed_call call_;
+  std::optional<keepalive> progress_;  // the call's progress token given, and progress_interval set
+  boost::asio::steady_timer timer_;    // one at a time: a write's timeout, or the wait's deadline or progress
+  clock::time_point deadline_{};       // of the question waiting
+  std::string out_;                    // the bytes being written
+  long long asking_ = 0;               // the question waiting, 0: none
+  unsigned turn_ = 0;                  // the timer's arming: a completion of an earlier one is stale
   framing how_;
-  long long asking_ = 0;  // the id of the question the call waits for, 0: none
-  bool broken_ = false;
+  bool persistent_;
+  phase phase_ = phase::running;
+  bool woke_ = false;       // a wake-up came while an event was being written
+  bool gone_ = false;       // the client left the stream
+  bool watched_ = true;     // the watch of the socket goes on
+  bool registered_ = true;  // the call is in the session's table
 };
-
-// Streams the pushed call of `in` on the connection: false when the connection cannot go on.
-// `in` is the connection's, and the call is used where it is (every byte a frame keeps is kept
-// for as long as the question waits): its running coroutine takes it.
-inline boost::asio::awaitable<bool> stream_call(shared_state& state, stream_type& stream,
-                                                boost::beast::flat_buffer& buffer, routed& in, unsigned version,
-                                                bool persistent) {
-  const framing how = version >= 11 ? framing::chunked : framing::until_close;
-  if (how == framing::until_close) persistent = false;  // the stream's end is the connection's
-  const auto executor = co_await boost::asio::this_coro::executor;
-  pushed_call& call = *in.push;
-  const nlohmann::json call_id = call.id();
-  const std::shared_ptr<call_in_flight> flight = state.sessions.begin_call(in.s, call.id(), in.request_bytes, executor);
-  const http_options& options = state.options;
-  if (!flight) {
-    response res = json_response(
-        version, 200,
-        rpc_error(-32600, "Invalid Request: a call with this id is in flight already").response(call.id()));
-    co_return !co_await write_response(stream, std::move(res), persistent, options) && persistent;
-  }
-  struct call_end {
-    session_table& table;
-    call_in_flight& call;
-    call_end(session_table& t, call_in_flight& c) : table(t), call(c) {}
-    call_end(const call_end&) = delete;
-    call_end& operator=(const call_end&) = delete;
-    ~call_end() { table.end_call(call); }
-  } ended{state.sessions, *flight};
-  if (!co_await write_stream_head(stream, version, persistent, how, options)) co_return false;
-  stream.expires_never();
-  const auto watch = std::make_shared<watch_state>();
-  watch->room = buffer.max_size() - buffer.size();
-  boost::asio::ip::tcp::socket& socket = stream.socket();
-  watch_leave(socket, watch, [&sessions = state.sessions, flight] { sessions.cancel(flight); });
-  // However the call ends (an exception included), its cancellation reaches no handler any more
-  // and the watch for the client's leave ends before the socket can go.
-  struct watch_end {
-    call_in_flight& flight;
-    watch_state& watch;
-    boost::asio::ip::tcp::socket& socket;
-    watch_end(call_in_flight& f, watch_state& w, boost::asio::ip::tcp::socket& s) : flight(f), watch(w), socket(s) {}
-    watch_end(const watch_end&) = delete;
-    watch_end& operator=(const watch_end&) = delete;
-    ~watch_end() {
-      flight.cancel.slot().clear();
-      flight.finished = true;
-      watch.ended = true;
-      boost::beast::error_code ignored;
-      socket.cancel(ignored);
-    }
-  };
-  std::optional<nlohmann::ordered_json> response;
-  bool broken = false;
-  {
-    const watch_end ending(*flight, *watch, socket);
-    call.start();  // the tool runs once the call is taken: a refused call never ran
-    const std::string method = call.method();
-    call_stream streaming(state, flight, stream, how);
-    auto running = streaming.run(std::move(call));
-    in.push.reset();  // moved into the running coroutine's frame
-    auto token = boost::asio::bind_cancellation_slot(flight->cancel.slot(), boost::asio::use_awaitable);
-    try {
-      response = co_await boost::asio::co_spawn(executor, std::move(running), std::move(token));
-    } catch (const std::exception& e) {  // the call's end, unforeseen: said, and no response
-      state.options.log(message(method, " ", shown(call_id.dump()), " ended without a response: ", e.what()));
-    }
-    broken = streaming.broken();
-  }
-  if (broken) co_return false;  // a write failed or was cut: the stream cannot go on
-  if (watch->gone) co_return false;
-  take_pipelined(buffer, *watch);  // the next request's first bytes, read by the watch
-  std::string last = response ? sse_event(text(*response)) : std::string();
-  response.reset();
-  co_return co_await end_stream(stream, std::move(last), how, options, persistent);
-}
 
 }  // namespace elicit::detail::http

@@ -1,9 +1,9 @@
 // One connection of the HTTP transport: requests one after another (persistent), each within the
-// request deadline from its first byte, and between them an idle wait of at most the idle
-// timeout; a 2025-11-25 call that asks streamed on it, and a 2026-07-28 subscriptions/listen; a
+// request deadline from its first byte; between two of them an idle wait of at most the idle
+// timeout that holds no coroutine; a 2025-11-25 call that asks streamed on it (the stream takes
+// the socket and gives it back when the call ends); a 2026-07-28 subscriptions/listen; a
 // 2026-07-28 request whose tools block answered on the blocking executor, the connection's
-// coroutine waiting without a thread.
-// Machinery of <elicit/server/http/server.hpp>.
+// coroutine waiting without a thread. Machinery of <elicit/server/http/server.hpp>.
 #pragma once
 
 #include <elicit/server/http/detail/call_stream.hpp>
@@ -13,11 +13,14 @@
 #include <elicit/server/http/detail/shared_state.hpp>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,22 +42,103 @@ inline routed internal_error(unsigned version, const std::exception& e) {
   return answer_with(json_response(version, 500, transport_error(-32603, std::string("Internal error: ") + e.what())));
 }
 
-inline boost::asio::awaitable<void> serve_connection(shared_state& state, boost::asio::ip::tcp::socket socket,
-                                                     std::string peer) {
-  const counted_connection counted(state, std::move(peer));
-  boost::beast::error_code ec;
-  socket.set_option(boost::asio::ip::tcp::no_delay(true),
-                    ec);  // no delayed-ACK wait for small writes: ~40 ms a request
-  stream_type stream(std::move(socket));
+inline boost::asio::awaitable<void> serve_connection(shared_state& state, open_connection c);
+
+// Reads and answers the connection's requests, from its next one, on a coroutine of its own.
+inline void spawn_connection(shared_state& state, open_connection c) {
+  const auto executor = c.socket.get_executor();  // before the socket moves into the coroutine
+  boost::asio::co_spawn(executor, serve_connection(state, std::move(c)), boost::asio::detached);
+}
+
+// A persistent connection between two requests, waiting for the first byte of the next without a
+// coroutine: its socket, one wait for it to be readable and one timer entry. Up to the idle
+// timeout the last response announced and a second more: a client counts it from when it read
+// the response, later than it was written, and its request may be on the way as the time runs
+// out. Then, or when the client closed, the connection ends.
+class idle_connection : public std::enable_shared_from_this<idle_connection> {
+ public:
+  static void wait(shared_state& state, open_connection c) {
+    const auto idle = std::make_shared<idle_connection>(state, std::move(c));
+    idle->arm();
+  }
+
+  idle_connection(shared_state& state, open_connection c)
+      : state_(state), c_(std::move(c)), timer_(c_.socket.get_executor()) {}
+
+ private:
+  void arm() {
+    timer_.expires_after(state_.options.idle_timeout + std::chrono::seconds(1));
+    timer_.async_wait(long_lived([self = shared_from_this()](boost::system::error_code ec) {
+      boost::system::error_code ignored;
+      if (!ec) self->c_.socket.cancel(ignored);  // the wait below ends: the connection closes
+    }));
+    c_.socket.async_wait(boost::asio::ip::tcp::socket::wait_read,
+                         long_lived([self = shared_from_this()](boost::system::error_code ec) { self->readable(ec); }));
+  }
+
+  void readable(boost::system::error_code ec) {
+    timer_.cancel();
+    if (ec) {
+      boost::system::error_code ignored;
+      c_.socket.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+      c_.socket.close(ignored);
+      return;
+    }
+    try {
+      spawn_connection(state_, std::move(c_));  // a request begins, or the client closed: read it
+    } catch (const std::exception&) {           // no memory for a coroutine: the connection ends
+    }
+  }
+
+  shared_state& state_;
+  open_connection c_;
+  boost::asio::steady_timer timer_;
+};
+
+// Where a connection goes when a call's stream gives it back: its next request read at once
+// when the client sent its first bytes already, else an idle wait for it.
+struct next_request {
+  void operator()(shared_state& state, open_connection c) const {
+    if (c.read.empty()) idle_connection::wait(state, std::move(c));
+    else spawn_connection(state, std::move(c));
+  }
+};
+
+// Registers the pushed call of `r` in its session and hands the connection to its stream; a
+// call whose id is in flight already is refused on the connection, which goes on. The
+// connection is the stream's when this returns nothing (`c` taken).
+inline boost::asio::awaitable<std::optional<bool>> stream_call(shared_state& state, stream_type& stream,
+                                                               boost::beast::flat_buffer& buffer,
+                                                               counted_connection& counted, routed& r, unsigned version,
+                                                               bool persistent) {
+  const std::shared_ptr<call_in_flight> flight =
+      state.sessions.begin_call(r.s, r.push->id(), r.request_bytes, stream.get_executor());
+  r.s.reset();
+  if (!flight) {
+    response res = json_response(
+        version, 200,
+        rpc_error(-32600, "Invalid Request: a call with this id is in flight already").response(r.push->id()));
+    r.push.reset();
+    co_return !co_await write_response(stream, std::move(res), persistent, state.options) && persistent;
+  }
+  std::string read(static_cast<const char*>(buffer.data().data()), buffer.size());  // a pipelined request's start
+  buffer.consume(buffer.size());
+  open_connection c{stream.release_socket(), std::move(counted), std::move(read)};
+  pushed_call call = std::move(*r.push);
+  r.push.reset();
+  call_stream<next_request>::start(state, std::move(c), flight, std::move(call), version, persistent);
+  co_return std::nullopt;
+}
+
+inline boost::asio::awaitable<void> serve_connection(shared_state& state, open_connection c) {
+  counted_connection counted = std::move(c.counted);
+  stream_type stream(std::move(c.socket));
   boost::beast::flat_buffer buffer(read_buffer_limit);
+  if (!c.read.empty())
+    buffer.commit(boost::asio::buffer_copy(buffer.prepare(c.read.size()), boost::asio::buffer(c.read)));
+  std::string().swap(c.read);
   const http_options& options = state.options;
-  for (bool first = true;; first = false) {
-    // Between two requests (none pipelined): idle until one begins, up to the idle timeout the
-    // response announced and a second more: a client counts it from when it read the response,
-    // later than it was written, and its request may be on the way as the time runs out.
-    if (!first && buffer.size() == 0 &&
-        !co_await next_request_begins(stream, buffer, options.idle_timeout + std::chrono::seconds(1)))
-      break;
+  for (;;) {
     std::optional<request> read = co_await read_request(stream, buffer, options);
     if (!read) co_return;
     stream.expires_never();
@@ -72,7 +156,6 @@ inline boost::asio::awaitable<void> serve_connection(shared_state& state, boost:
         r = internal_error(version, e);
       }
     }
-    if (buffer.size() == 0) buffer.shrink_to_fit();  // a waiting or idle connection holds no read buffer
     if (r.later) {
       try {
         r = co_await answered_later(state, version, std::move(*r.later), std::move(r.principal));
@@ -80,16 +163,22 @@ inline boost::asio::awaitable<void> serve_connection(shared_state& state, boost:
         r = internal_error(version, e);
       }
     }
+    bool go_on = false;
     if (r.push) {
-      if (!co_await stream_call(state, stream, buffer, r, version, persistent)) break;
-      continue;
+      const std::optional<bool> refused = co_await stream_call(state, stream, buffer, counted, r, version, persistent);
+      if (!refused) co_return;  // the call's stream has the connection
+      go_on = *refused;
+    } else if (r.listen) {
+      go_on = co_await stream_listen(state, stream, buffer, *r.listen, version, persistent);
+    } else {
+      const bool keep = persistent && !r.close;
+      go_on = !co_await write_response(stream, std::move(*r.res), keep, options) && keep;
     }
-    if (r.listen) {
-      if (!co_await stream_listen(state, stream, buffer, *r.listen, version, persistent)) break;
-      continue;
+    if (!go_on) break;
+    if (buffer.size() == 0) {  // no next request sent yet: waited for without this coroutine
+      idle_connection::wait(state, open_connection{stream.release_socket(), std::move(counted), {}});
+      co_return;
     }
-    const bool keep = persistent && !r.close;
-    if (co_await write_response(stream, std::move(*r.res), keep, options) || !keep) break;
   }
   boost::beast::error_code ignored;
   stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);

@@ -3,8 +3,8 @@
 // sessions in number (in all and per client), in the rate a client opens them and in idle time;
 // questions in number (per session, per client and in all) and in the bytes they hold, so that
 // no client can hold the server's memory or take what every client shares. A waiting question
-// is a coroutine suspended on its call's timer: no thread waits. Machinery of
-// <elicit/server/http/server.hpp>.
+// is its call's stream parked until the answer (or the call's end) wakes it: no thread waits.
+// Machinery of <elicit/server/http/server.hpp>.
 #pragma once
 
 #include <elicit/server/dispatcher.hpp>
@@ -13,9 +13,7 @@
 #include <elicit/state/state.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -41,6 +39,18 @@ struct call_cancelled : std::runtime_error {
 
 struct call_in_flight;
 
+// What a call's answer or its cancellation wakes: its stream, on the call's executor.
+class call_waiter {
+ public:
+  virtual void woken() = 0;
+
+ protected:
+  call_waiter() = default;
+  call_waiter(const call_waiter&) = default;
+  call_waiter& operator=(const call_waiter&) = default;
+  ~call_waiter() = default;
+};
+
 // What a 2025-11-25 session remembers: what the client declared in initialize.
 class session {
  public:
@@ -59,13 +69,12 @@ class session {
   std::map<long long, std::shared_ptr<call_in_flight>> questions;  // by our question's id
 };
 
-// One tools/call or prompts/get of a session, from its start to its response. Its timer and
-// cancellation signal belong to the executor (the connection's strand) its coroutine runs on:
-// another connection that answers or cancels posts there.
+// One tools/call or prompts/get of a session, from its start to its response. Its stream runs on
+// `executor` (the connection's strand): another connection that answers or cancels posts there.
 struct call_in_flight {
   call_in_flight(std::shared_ptr<session> s, std::string key, std::size_t request,
                  const boost::asio::any_io_executor& ex)
-      : owner(std::move(s)), request_key(std::move(key)), request_bytes(request), executor(ex), wake(ex) {}
+      : owner(std::move(s)), request_key(std::move(key)), request_bytes(request), executor(ex) {}
   std::shared_ptr<session> owner;
   std::string request_key;  // the client's request id, as JSON text
   // What the call's request costs while it runs (its body's length: its params are held once,
@@ -74,12 +83,9 @@ struct call_in_flight {
   std::size_t request_bytes;
   std::size_t charged = 0;
   boost::asio::any_io_executor executor;
-  boost::asio::steady_timer wake;           // a waiting question sleeps on it; cancelled to wake it
-  boost::asio::cancellation_signal cancel;  // emitted to end the call's ask (async_ask: stopped)
-  bool finished = false;                    // the call's coroutine is done: read and set on `executor` only
-  bool writing = false;                     // an event is being written on the call's stream (`executor` only)
-  bool cancelled = false;                   // guarded by the table's mutex, as is answer
-  std::optional<json> answer;               // the client's whole response to the question we asked
+  std::weak_ptr<call_waiter> waiter;  // the call's stream: set and read on `executor` only
+  bool cancelled = false;             // guarded by the table's mutex, as is answer
+  std::optional<json> answer;         // the client's whole response to the question we asked
 };
 
 // What came of initialize: a session, or the HTTP status and words of the refusal.
@@ -109,8 +115,6 @@ class session_table {
   void end_call(call_in_flight& call);
   // notifications/cancelled: cancels the call with that request id, if it is in flight.
   void cancel(session& s, const json& request_id);
-  // Cancels the call (its client left the stream): its ask ends at once.
-  void cancel(const std::shared_ptr<call_in_flight>& call);
   // The client's response to one of this session's questions. False when no question of this
   // session waits under that id: an answer from another session, a late or a made-up one.
   bool deliver(session& s, const json& message);
@@ -136,6 +140,7 @@ class session_table {
   void sweep(std::chrono::steady_clock::time_point now);
   void erase(std::map<std::string, std::shared_ptr<session>, std::less<>>::iterator it);
   static void cancel_locked(const std::shared_ptr<call_in_flight>& call);
+  static void wake(const std::shared_ptr<call_in_flight>& call);
 
   const http_options& limits_;
   std::mutex mutex_;
@@ -221,14 +226,16 @@ inline std::shared_ptr<session> session_table::find(std::string_view id) {
   return it->second;
 }
 
-// The call's coroutine is woken on its own executor: its timer and signal are not thread-safe.
+// The call's stream is woken on its own executor, where it runs; a stream that ended is gone.
+inline void session_table::wake(const std::shared_ptr<call_in_flight>& call) {
+  boost::asio::post(call->executor, [call] {
+    if (const std::shared_ptr<call_waiter> waiter = call->waiter.lock()) waiter->woken();
+  });
+}
+
 inline void session_table::cancel_locked(const std::shared_ptr<call_in_flight>& call) {
   call->cancelled = true;
-  boost::asio::post(call->executor, [call] {
-    if (call->finished) return;  // its coroutine is done: the signal has no handler any more
-    call->cancel.emit(boost::asio::cancellation_type::terminal);
-    call->wake.cancel();
-  });
+  wake(call);
 }
 
 inline bool session_table::close(std::string_view id) {
@@ -261,11 +268,6 @@ inline void session_table::cancel(session& s, const json& request_id) {
   if (const auto it = s.calls.find(request_id.dump()); it != s.calls.end()) cancel_locked(it->second);
 }
 
-inline void session_table::cancel(const std::shared_ptr<call_in_flight>& call) {
-  std::lock_guard lock(mutex_);
-  cancel_locked(call);
-}
-
 inline bool session_table::deliver(session& s, const json& message) {
   const auto id = message.find("id");
   if (id == message.end() || !id->is_number_integer()) return false;
@@ -275,7 +277,7 @@ inline bool session_table::deliver(session& s, const json& message) {
   std::shared_ptr<call_in_flight> call = it->second;
   call->answer = message;
   s.questions.erase(it);
-  boost::asio::post(call->executor, [call] { call->wake.cancel(); });
+  wake(call);
   return true;
 }
 

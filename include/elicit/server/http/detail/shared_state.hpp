@@ -7,6 +7,8 @@
 #include <elicit/server/http/detail/session_table.hpp>
 #include <elicit/server/http/options.hpp>
 
+#include <boost/asio/ip/tcp.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -73,24 +75,38 @@ struct shared_state {
 };
 
 // One connection of a peer address, counted while it is open (the listener checks the count).
+// It moves with its connection from one holder to the next; a moved-from one counts nothing.
 class counted_connection {
  public:
-  counted_connection(shared_state& state, std::string peer) : state_(state), peer_(std::move(peer)) {
-    ++state_.connections;
+  counted_connection(shared_state& state, std::string peer) : state_(&state), peer_(std::move(peer)) {
+    ++state_->connections;
   }
+  counted_connection(counted_connection&& other) noexcept
+      : state_(std::exchange(other.state_, nullptr)), peer_(std::move(other.peer_)) {}
+  counted_connection& operator=(counted_connection&&) = delete;
   counted_connection(const counted_connection&) = delete;
   counted_connection& operator=(const counted_connection&) = delete;
   ~counted_connection() {
-    --state_.connections;
-    const std::lock_guard lock(state_.peers_mutex);
-    const auto it = state_.connections_of.find(peer_);
-    if (it != state_.connections_of.end() && --it->second == 0) state_.connections_of.erase(it);
+    if (state_ == nullptr) return;
+    --state_->connections;
+    const std::lock_guard lock(state_->peers_mutex);
+    const auto it = state_->connections_of.find(peer_);
+    if (it != state_->connections_of.end() && --it->second == 0) state_->connections_of.erase(it);
   }
   [[nodiscard]] const std::string& peer() const noexcept { return peer_; }
 
  private:
-  shared_state& state_;
+  shared_state* state_;
   std::string peer_;
+};
+
+// A connection as it passes from one holder to the next (its request loop, a call's stream, an
+// idle wait for its next request): its socket, its place in the counts, and the bytes of its
+// next request read already.
+struct open_connection {
+  boost::asio::ip::tcp::socket socket;
+  counted_connection counted;
+  std::string read;
 };
 
 }  // namespace elicit::detail::http
