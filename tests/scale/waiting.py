@@ -10,7 +10,7 @@ limit to its hard limit first: each waiting elicitation is a socket), and then:
   - with all of them waiting, an unrelated ping is served (20 of them, the p99 reported) and the
     server's RSS is read: (RSS now - RSS before the sessions) / COUNT is the memory one waiting
     elicitation costs, its session and connection included; with --max-bytes it must be under N
-    (16384 for an optimized build: issue #30's bound), else it is reported;
+    (8192 for an optimized build: issue #45's bound), else it is reported;
   - every client answers its own form, and every tool returns that client's own answer;
   - with all of them done, the server's thread count is still its pool's (no thread per wait).
 Bounded: every socket has a 30 s timeout, and the server is stopped at the end. The test

@@ -5,7 +5,7 @@
 #   tests/scale/waiting_10k.sh build/rel/samples/mcp_server/mcp_server [COUNT]
 # Raises the open-file limit (each waiting elicitation is a socket on each side), then runs
 # waiting.py: every elicitation waits at once, a ping's p99 meanwhile, the RSS per waiting
-# elicitation (session and connection included, < 16 KiB), every tool its own client's answer.
+# elicitation (session and connection included, < 8 KiB), every tool its own client's answer.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 count=${2:-10000}
@@ -17,4 +17,4 @@ fi
 export ELICIT_MAX_SESSIONS_PER_CLIENT=$((count + 10)) ELICIT_MAX_WAITING_PER_CLIENT=$((count + 10))
 export ELICIT_MAX_CONNECTIONS_PER_CLIENT=$((count + 100)) ELICIT_WAITING_MEMORY_PER_CLIENT_MB=256
 cd "$(mktemp -d)"
-exec python3 "$here/waiting.py" "$1" "$count" --max-bytes 16384 --json
+exec python3 "$here/waiting.py" "$1" "$count" --max-bytes 8192 --json
