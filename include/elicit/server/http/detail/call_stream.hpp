@@ -9,12 +9,12 @@
 #pragma once
 
 #include <elicit/server/detail/notifications.hpp>
+#include <elicit/server/http/detail/long_lived.hpp>
 #include <elicit/server/http/detail/session_table.hpp>
 #include <elicit/server/http/detail/shared_state.hpp>
 #include <elicit/server/http/detail/sse_stream.hpp>
 #include <elicit/server/pushed_call.hpp>
 
-#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <nlohmann/json.hpp>
@@ -28,15 +28,6 @@
 #include <utility>
 
 namespace elicit::detail::http {
-
-// A handler of an operation that may stay pending for as long as a person takes to answer (a
-// wait for a socket, a timer), its operation allocated at its own size: Asio's recycling
-// allocator would hand it a block cached from a larger operation (a write's), and keep that
-// much for as long as it waits.
-template <class Handler>
-auto long_lived(Handler handler) {
-  return boost::asio::bind_allocator(std::allocator<void>(), std::move(handler));
-}
 
 // One 2025-11-25 call on its stream, from its first question to its response. `Next` takes the
 // connection back when the stream ends and the connection can go on (its next request, read or

@@ -8,6 +8,7 @@
 
 #include <elicit/server/http/detail/call_stream.hpp>
 #include <elicit/server/http/detail/listen_stream.hpp>
+#include <elicit/server/http/detail/long_lived.hpp>
 #include <elicit/server/http/detail/request_reader.hpp>
 #include <elicit/server/http/detail/routes.hpp>
 #include <elicit/server/http/detail/shared_state.hpp>
