@@ -59,6 +59,7 @@ run_tests() {
   shift
   phase "$name: test"
   # --no-tests=error: a configuration that registered no test fails instead of passing empty.
+  # The long tests start first (their COST), so that none of them ends the phase alone.
   ctest --test-dir "build/$name" --output-on-failure --no-tests=error -j "$JOBS" "$@"
 }
 

@@ -7,8 +7,14 @@
 # form written correctly) must compile: so the failure comes from the rule under test (for most
 # cases that is checked once for all, by the build: -DCONTROL=batched).
 #
-# cmake -DCXX=... -DSOURCE=... -DINCLUDES="a;b" -P check.cmake
+# -DPCH=FILE (clang++): both runs on that precompiled header of the headers the cases include
+# (tests/CMakeLists.txt), made with these flags.
+#
+# cmake -DCXX=... -DSOURCE=... -DINCLUDES="a;b" [-DPCH=...] -P check.cmake
 set(flags -std=c++20 -fsyntax-only)
+if(PCH)
+  list(APPEND flags -include-pch ${PCH})
+endif()
 foreach(dir IN LISTS INCLUDES)
   list(APPEND flags -I${dir})
 endforeach()

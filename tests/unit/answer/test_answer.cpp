@@ -8,6 +8,9 @@
 #include <optional>
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_answer_answer {
+
 namespace {
 struct Age {
   elicit::field<int, elicit::range<0, 150>> age;
@@ -62,3 +65,5 @@ TEST_CASE("decode_options: not strict, 1 MiB, 32 levels, 100 violations, plain t
   CHECK(r.outcome() == elicit::outcome::invalid);
   CHECK(r.action() == elicit::action::accept);
 }
+
+}  // namespace unit_answer_answer

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_answer_decode {
+
 using nlohmann::json;
 using namespace std::chrono;
 
@@ -639,3 +642,5 @@ TEST_CASE("values that JSON text never holds are reported, never thrown") {
   CHECK(d.violations()[0].keyword == "type");
   CHECK(d.violations()[0].message.ends_with("got binary data."));
 }
+
+}  // namespace unit_answer_decode

@@ -7,6 +7,9 @@
 
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_answer_json_limits {
+
 TEST_CASE("json_limits: 1 MiB of text, 32 levels, 65,536 values by default, decode_options agrees") {
   const elicit::json_limits l;
   CHECK(l.max_bytes == 1024 * 1024);
@@ -31,3 +34,5 @@ TEST_CASE("json_limits: each bound is held at its edge by parse_json and exceeds
   CHECK_FALSE(elicit::exceeds(nlohmann::json::parse("[[1]]"), l));
   CHECK(elicit::exceeds(nlohmann::json::parse("[[[1]]]"), l)->keyword == "maxDepth");
 }
+
+}  // namespace unit_answer_json_limits

@@ -10,6 +10,9 @@
 #include <string_view>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_answer_message_kind {
+
 namespace {
 // The parts a template names, `{name}` or `{name?one|many}`, in order; `{{` is a brace.
 std::vector<std::string> parts_named(std::string_view text) {
@@ -66,3 +69,5 @@ TEST_CASE("message_kind: every English and French template names only its kind's
     }
   }
 }
+
+}  // namespace unit_answer_message_kind

@@ -21,6 +21,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_answer_messages {
+
 using elicit::message_kind;
 using elicit::messages;
 using nlohmann::json;
@@ -481,3 +484,5 @@ TEST_CASE("messages: the ask loop asks again in French", "[messages][ask]") {
   REQUIRE(sent.size() == 2);
   CHECK(sent[1]["message"] == "Réserver ?\n\nVeuillez corriger ceci :\n- Guests doit valoir au moins 1 ; reçu 0.");
 }
+
+}  // namespace unit_answer_messages

@@ -11,6 +11,9 @@
 #include <sstream>
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_answer_print {
+
 namespace {
 
 template <class E>
@@ -64,3 +67,5 @@ TEST_CASE("a one-question answer: its -> reaches its one value", "[print][single
   const auto no = elicit::decode<Slot>(R"({"action":"decline"})");
   CHECK_THROWS_AS(no->size(), elicit::bad_answer_access);
 }
+
+}  // namespace unit_answer_print

@@ -17,6 +17,9 @@
 #include <type_traits>
 #include <utility>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_answer_result {
+
 namespace {
 
 struct Parcel {
@@ -111,3 +114,5 @@ static_assert(std::is_same_v<elicit::offer, elicit::choice_option>);
 static_assert(std::is_same_v<elicit::option_info, elicit::option_view>);
 static_assert(elicit::offerable<std::string> && elicit::option_like<std::pair<std::string, std::string>>);
 #pragma GCC diagnostic pop
+
+}  // namespace unit_answer_result

@@ -14,6 +14,9 @@
 #include <utility>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_answer_violation {
+
 namespace {
 
 const char* const invalid_address =
@@ -232,3 +235,5 @@ TEST_CASE("violation_list: a text's JSON cost is counted the same eight bytes at
   CHECK(elicit::detail::json_escaped_size(ascii) >= nlohmann::json(ascii).dump().size() - 2);
   CHECK(elicit::detail::json_escaped_size(printable) == nlohmann::json(printable).dump().size() - 2);
 }
+
+}  // namespace unit_answer_violation

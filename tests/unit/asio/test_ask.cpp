@@ -38,20 +38,26 @@
 #include <variant>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_asio_ask {
+
 // The heap in use, counted, to measure what a waiting question holds (single-threaded here).
 namespace {
 std::atomic<std::size_t> heap_in_use{0};
 }  // namespace
 
+}  // namespace unit_asio_ask
+
+// The global operators replaced (for the whole executable), so at global scope.
 void* operator new(std::size_t size) {
   void* p = std::malloc(size == 0 ? 1 : size);
   if (p == nullptr) throw std::bad_alloc();
-  heap_in_use += malloc_usable_size(p);
+  unit_asio_ask::heap_in_use += malloc_usable_size(p);
   return p;
 }
 void operator delete(void* p) noexcept {
   if (p == nullptr) return;
-  heap_in_use -= malloc_usable_size(p);
+  unit_asio_ask::heap_in_use -= malloc_usable_size(p);
   std::free(p);
 }
 void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
@@ -65,6 +71,8 @@ void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
   }
 }
 void operator delete(void* p, const std::nothrow_t&) noexcept { operator delete(p); }
+
+namespace unit_asio_ask {
 
 namespace asio = boost::asio;
 using ask_script::accepted;
@@ -441,3 +449,5 @@ TEST_CASE("async_ask: a late wake-up sends one notification, not a burst", "[asi
   CHECK(log.sent.size() <= 4);
   for (std::size_t i = 1; i < log.sent.size(); ++i) CHECK(log.at[i] - log.at[i - 1] >= 40ms);
 }
+
+}  // namespace unit_asio_ask

@@ -16,6 +16,9 @@
 #include <string>
 #include <thread>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_tests_unit_asio_open {
+
 namespace {
 struct Progress {
   int step = 0;
@@ -76,3 +79,5 @@ TEST_CASE("async_open: a state sealed for someone else, or replayed, does not op
   CHECK(open_async(token, ring, here, {.replay = &seen}, resumed_on)->has_value());
   CHECK_FALSE(open_async(token, ring, here, {.replay = &seen}, resumed_on)->has_value());
 }
+
+}  // namespace unit_tests_unit_asio_open

@@ -27,6 +27,9 @@
 #include <utility>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_asio_tool {
+
 namespace asio = boost::asio;
 using namespace tool_script;
 using namespace std::chrono_literals;
@@ -181,3 +184,5 @@ TEST_CASE("tool from Asio: a send that fails ends the call with its exception, w
   options.timeout = 5s;  // the send raced against a timer: its failure is still the send's
   CHECK_THROWS_WITH(serve(q, options), Catch::Contains("Broken pipe"));
 }
+
+}  // namespace unit_asio_tool

@@ -13,6 +13,9 @@
 #include <string_view>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_client_form_answer {
+
 using nlohmann::json;
 
 namespace {
@@ -154,3 +157,5 @@ TEST_CASE("form answer: what the host accepts, the server's decoder accepts, and
   REQUIRE(accepted.has_value());
   CHECK(accepted->country_code.value == shipping::Country::FR);
 }
+
+}  // namespace unit_client_form_answer

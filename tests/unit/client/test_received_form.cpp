@@ -18,6 +18,9 @@
 #include <string_view>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_client_received_form {
+
 using nlohmann::ordered_json;
 using test_support::spec_example;
 
@@ -333,3 +336,5 @@ TEST_CASE("received form: a copy owns its texts", "[client]") {
   CHECK(copy->field("postcode")->description() == "UK format, e.g. SW1A 1AA");
   CHECK_FALSE(copy->field("nope").has_value());
 }
+
+}  // namespace unit_client_received_form

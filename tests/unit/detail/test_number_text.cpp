@@ -12,6 +12,9 @@
 #include <string>
 #include <string_view>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_detail_number_text {
+
 namespace {
 
 struct string_sink {
@@ -117,3 +120,5 @@ TEST_CASE("writing happens at compile time") {
   STATIC_REQUIRE(constant_length(95.5) == 4);
   STATIC_REQUIRE(constant_length(5e-324) == 6);
 }
+
+}  // namespace unit_detail_number_text

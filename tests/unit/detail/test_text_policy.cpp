@@ -9,6 +9,9 @@
 
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_detail_text_policy {
+
 using shipping::DeliveryAddress;
 
 namespace {
@@ -115,3 +118,5 @@ TEST_CASE("a key the content holds twice: the last value read, or refused with s
       {.strict = true});
   CHECK(contents.accepted());
 }
+
+}  // namespace unit_detail_text_policy

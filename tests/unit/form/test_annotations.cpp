@@ -10,6 +10,9 @@
 #include <string>
 #include <string_view>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_annotations {
+
 using namespace std::string_view_literals;
 
 namespace {
@@ -57,3 +60,5 @@ TEST_CASE("annotations: the bounds they set are what a decode enforces, at their
   CHECK(*fresh.ratio == 1.5);  // default_value is the field's starting value
   CHECK(fresh.sizes->size() == 1);
 }
+
+}  // namespace unit_form_annotations

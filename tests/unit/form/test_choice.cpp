@@ -12,6 +12,9 @@
 #include <utility>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_choice {
+
 namespace {
 struct Row {
   std::string value;
@@ -72,3 +75,5 @@ TEST_CASE("choice: the answer holds the wire value picked among the offered ones
   CHECK_FALSE(title.accepted());
   CHECK(title.outcome() == elicit::outcome::invalid);
 }
+
+}  // namespace unit_form_choice

@@ -11,6 +11,9 @@
 
 #include "thousand_options.hpp"
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_enums {
+
 using test_support::property_text;
 using test_support::spec_example;
 
@@ -235,3 +238,5 @@ TEST_CASE("an enum that may have enumerators past [-128, 127] is told apart from
   CHECK(property_text<Normal>("whole") == R"({"type":"string","enum":["lowest","highest"]})");
   CHECK(property_text<Normal>("unfixed") == R"({"type":"string","enum":["u0","u1","u2"]})");
 }
+
+}  // namespace unit_form_enums

@@ -7,6 +7,9 @@
 
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_field {
+
 TEST_CASE("a field reads like its value") {
   elicit::field<std::string, elicit::title<"Name">> name{std::string("Ada")};
   const std::string& ref = name;  // implicit conversion
@@ -120,3 +123,5 @@ TEST_CASE("annotations written beside a struct, by member name") {
   CHECK(*good->city == "London");
   CHECK(good->gift);
 }
+
+}  // namespace unit_form_field

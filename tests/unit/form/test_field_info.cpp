@@ -13,6 +13,9 @@
 #include <optional>
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_field_info {
+
 using nlohmann::json;
 
 TEST_CASE("form: elicit::fields<F>() describes each field", "[form]") {
@@ -160,3 +163,5 @@ TEST_CASE("form: form<F>::fields() describes the fields as refined", "[form]") {
   CHECK(big->is_number_integer());
   CHECK(big->get<std::int64_t>() == -9007199254740993LL);
 }
+
+}  // namespace unit_form_field_info

@@ -25,6 +25,9 @@
 #include <utility>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_form {
+
 using Catch::Contains;
 using nlohmann::json;
 using nlohmann::ordered_json;
@@ -999,3 +1002,7 @@ TEST_CASE("form: the protocol builders take a form", "[form]") {
   CHECK(answers.get("absent", f).outcome() == elicit::outcome::missing);
   CHECK_THROWS_AS(answers.get("good", elicit::form<rt::Booking>()), elicit::form_error);
 }
+
+}  // namespace unit_form_form
+
+#undef CHECK_REFUSED

@@ -8,6 +8,9 @@
 #include <chrono>
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_formats {
+
 namespace {
 
 struct When {
@@ -46,3 +49,5 @@ TEST_CASE("date_text and date_time_text: what decoding reads back to the same va
   CHECK(again.value().day == decoded.value().day);
   CHECK(again.value().at == decoded.value().at);
 }
+
+}  // namespace unit_form_formats

@@ -24,6 +24,9 @@
 #include <utility>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_limits {
+
 using nlohmann::json;
 
 namespace {
@@ -349,3 +352,5 @@ TEST_CASE("parse_json builds at most max_values values") {
   CHECK(elicit::parse_json(keys_of(10), {.max_values = 10}).error()->keyword == "maxValues");
   CHECK(elicit::parse_json("[[[1]]]", {.max_depth = 2}).error()->keyword == "maxDepth");
 }
+
+}  // namespace unit_form_limits

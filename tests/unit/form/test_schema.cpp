@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_schema {
+
 using namespace std::string_view_literals;
 
 using test_support::property_text;
@@ -168,3 +171,5 @@ TEST_CASE("names spelled in UTF-8 are read whole, not from their ASCII tail") {
       R"({"type":"object","properties":{"année":{"type":"integer"},"couleur":{"type":"string","enum":["rouge","é_bleu"]}},)"
       R"("required":["année","couleur"]})"sv);
 }
+
+}  // namespace unit_form_schema

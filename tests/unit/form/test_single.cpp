@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_single {
+
 using nlohmann::json;
 using nlohmann::ordered_json;
 using namespace std::string_view_literals;
@@ -106,3 +109,5 @@ TEST_CASE("form: a single value, whose answer reads as that value", "[form]") {
   CHECK(when->value() ==
         std::chrono::year_month_day{std::chrono::year{2024}, std::chrono::February, std::chrono::day{29}});
 }
+
+}  // namespace unit_form_single

@@ -17,6 +17,9 @@
 #include <type_traits>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_value_as {
+
 using nlohmann::json;
 
 using test_support::content_violations;
@@ -63,12 +66,17 @@ struct Signup {
 };
 }  // namespace strong
 
+}  // namespace unit_form_value_as
+
+// A specialization of elicit's own template: declared outside this file's namespace.
 template <>
-struct elicit::value_as<strong::Percent> {
+struct elicit::value_as<unit_form_value_as::strong::Percent> {
   using held = int;
-  static int to(const strong::Percent& p) { return p.hundredths / 100; }
-  static strong::Percent from(int&& whole) { return {whole * 100}; }
+  static int to(const unit_form_value_as::strong::Percent& p) { return p.hundredths / 100; }
+  static unit_form_value_as::strong::Percent from(int&& whole) { return {whole * 100}; }
 };
+
+namespace unit_form_value_as {
 
 TEST_CASE("value_as: a strong type has its held type's schema and annotations") {
   CHECK(elicit::schema_json<strong::Signup> ==
@@ -140,3 +148,5 @@ TEST_CASE("value_as: held_as converts through the member it names, an unmapped t
   static_assert(unmapped<shop::Code>);        // a mapping beside it would be found by ADL instead
   static_assert(!unmapped<strong::Percent>);  // specialized
 }
+
+}  // namespace unit_form_value_as

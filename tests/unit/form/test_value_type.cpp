@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_form_value_type {
+
 namespace {
 enum class Size { s, m, l };
 struct Kinds {
@@ -49,3 +52,5 @@ TEST_CASE("value_type: a form's description reports each field's kind, as its sc
   CHECK(f[0].format() == elicit::format::none);
   CHECK(f[6].format() == elicit::format::uri);
 }
+
+}  // namespace unit_form_value_type

@@ -17,6 +17,9 @@
 #include <utility>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_protocol_ask {
+
 using nlohmann::json;
 using nlohmann::ordered_json;
 using shipping::DeliveryAddress;
@@ -302,3 +305,5 @@ TEST_CASE("ask_loop: what a waiting loop holds", "[ask][ask_loop]") {
   // question may cost.
   CHECK(sizeof(elicit::ask_loop<DeliveryAddress>) <= 512);
 }
+
+}  // namespace unit_protocol_ask

@@ -6,6 +6,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_protocol_capabilities {
+
 using nlohmann::json;
 
 namespace {
@@ -46,3 +49,5 @@ TEST_CASE("capabilities: 2026-07-28 from each request's _meta, never from anywhe
   CHECK_FALSE(elicit::declares_capability(request_with({{"sampling", json::object()}}), "roots"));
   CHECK_FALSE(elicit::declares_capability(json::object(), "sampling"));
 }
+
+}  // namespace unit_protocol_capabilities

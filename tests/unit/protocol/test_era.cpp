@@ -6,6 +6,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_protocol_era {
+
 using nlohmann::json;
 using nlohmann::ordered_json;
 
@@ -84,3 +87,5 @@ TEST_CASE("finish_result: resultType, caching hints on a cacheable result, serve
         "private");
   CHECK_THROWS_AS(elicit::finish_result("tools/list", ordered_json::array(), info), std::invalid_argument);
 }
+
+}  // namespace unit_protocol_era

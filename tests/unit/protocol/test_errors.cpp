@@ -9,6 +9,9 @@
 
 #include <stdexcept>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_protocol_errors {
+
 using nlohmann::json;
 
 TEST_CASE("errors: a requestState that did not open gets the one -32602, whatever the id") {
@@ -49,3 +52,5 @@ TEST_CASE("errors: an invalid answer's -32602 lists every violation, and names t
   CHECK(e["error"]["message"].get<std::string>().find("age must be at most 150; got 151.") != std::string::npos);
   CHECK_FALSE(elicit::invalid_params_error(9, list)["error"]["data"].contains("inputKey"));
 }
+
+}  // namespace unit_protocol_errors

@@ -9,6 +9,9 @@
 #include <chrono>
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_protocol_progress {
+
 using nlohmann::json;
 
 TEST_CASE("progress_token: a string or an integer under _meta, nothing else, never a throw", "[ask][keepalive]") {
@@ -60,3 +63,5 @@ TEST_CASE("keepalive: progress counts from 1, the token and the message in each"
   static_assert(elicit::keepalive_interval == std::chrono::seconds(15));
   static_assert(elicit::question_timeout == std::chrono::minutes(10));
 }
+
+}  // namespace unit_protocol_progress

@@ -17,6 +17,9 @@
 #include <string_view>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_protocol_protocol {
+
 using nlohmann::json;
 using nlohmann::ordered_json;
 
@@ -526,3 +529,5 @@ TEST_CASE("a missing client capability: -32021 at 2026-07-28, -32600 in words at
     CHECK_THROWS_AS(elicit::missing_capability_error_2025(1, bad), std::invalid_argument);
   }
 }
+
+}  // namespace unit_protocol_protocol

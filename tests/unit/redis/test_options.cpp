@@ -6,6 +6,9 @@
 
 #include <stdexcept>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_redis_options {
+
 TEST_CASE("redis options: from_url, and the URLs it refuses", "[redis]") {
   const auto o = elicit::redis_options::from_url("redis://10.0.0.5:6380", "app:");
   CHECK(o.host == "10.0.0.5");
@@ -23,3 +26,5 @@ TEST_CASE("redis options: from_url, and the URLs it refuses", "[redis]") {
   CHECK_THROWS_WITH(elicit::redis_options::from_url("redis://:hunter2@cache:6379", "app:"),
                     Catch::Contains("set password instead") && !Catch::Contains("hunter2"));
 }
+
+}  // namespace unit_redis_options

@@ -33,6 +33,9 @@
 #include <thread>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_redis_replay_guard {
+
 using elicit::state_error;
 using namespace std::chrono_literals;
 using clock_type = std::chrono::system_clock;
@@ -330,3 +333,5 @@ TEST_CASE("redis options: the settings the guard refuses", "[redis]") {
   instant.command_timeout = 0ms;
   CHECK_THROWS_WITH(elicit::redis_replay_guard(instant), Catch::Contains("timeout"));
 }
+
+}  // namespace unit_redis_replay_guard

@@ -13,6 +13,9 @@
 #include <string>
 #include <thread>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_redis_task_store {
+
 namespace {
 
 elicit::redis_options options_for(const test_support::redis_server& redis) {
@@ -93,3 +96,5 @@ TEST_CASE("redis_task_store: refuses a bad prefix at construction") {
   CHECK_THROWS_WITH(elicit::redis_task_store(o),
                     Catch::Contains("elicit::redis_task_store: the key prefix must be 1 to 128 printable ASCII"));
 }
+
+}  // namespace unit_redis_task_store

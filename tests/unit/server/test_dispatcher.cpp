@@ -14,6 +14,9 @@
 #include <string_view>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_dispatcher {
+
 using namespace server_fixture;
 using kind = elicit::dispatched::kind;
 
@@ -588,3 +591,5 @@ TEST_CASE("dispatcher: a prompt's own options: one attempt, and no answers witho
   CHECK(error_of(answer(d, request(2, "prompts/get", stateless), session)).dump() ==
         R"({"code":-32602,"message":"invalid or expired requestState"})");
 }
+
+}  // namespace unit_server_dispatcher

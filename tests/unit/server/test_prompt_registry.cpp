@@ -9,6 +9,9 @@
 
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_prompt_registry {
+
 using namespace server_fixture;
 
 namespace {
@@ -93,3 +96,5 @@ TEST_CASE("prompt_registry: refuses an empty name, a name twice, and arguments t
   CHECK_THROWS_WITH(prompts.add({"b", "d", ordered_json::array({{{"title", "Who"}}})}, greet), no_list);
   CHECK(prompts.list().size() == 1);
 }
+
+}  // namespace unit_server_prompt_registry

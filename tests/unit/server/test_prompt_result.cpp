@@ -7,6 +7,9 @@
 
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_prompt_result {
+
 using nlohmann::ordered_json;
 
 namespace hooked {
@@ -56,3 +59,5 @@ TEST_CASE("get_prompt_result: a prompt_result, a GetPromptResult as it is, a typ
   // A hook's JSON is checked as any JSON is.
   CHECK(elicit::get_prompt_result(hooked::dialogue{0}).dump() == R"({"messages":[]})");
 }
+
+}  // namespace unit_server_prompt_result

@@ -11,6 +11,9 @@
 #include <stdexcept>
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_pushed_call {
+
 using namespace server_fixture;
 
 namespace {
@@ -60,3 +63,5 @@ TEST_CASE("pushed_call: what the handler throws is the response, a cancelled cal
   CHECK(stopped.done());
   CHECK(stopped.cancelled());
 }
+
+}  // namespace unit_server_pushed_call

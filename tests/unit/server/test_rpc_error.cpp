@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_rpc_error {
+
 TEST_CASE("rpc_error: its code, message and data as a JSON-RPC error response") {
   const elicit::rpc_error e(-32000, "Order is locked", {{"order", "A-17"}});
   CHECK(e.code() == -32000);
@@ -26,3 +29,5 @@ TEST_CASE("rpc_error::of: the error of a whole response, to throw again, not an 
     CHECK_THROWS_WITH(elicit::rpc_error::of(nlohmann::json::parse(text)),
                       "elicit::rpc_error::of: not a JSON-RPC error response");
 }
+
+}  // namespace unit_server_rpc_error

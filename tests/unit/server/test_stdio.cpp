@@ -29,6 +29,9 @@
 #include <thread>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_stdio {
+
 using namespace server_fixture;
 using namespace stdio_client;
 
@@ -307,3 +310,5 @@ TEST_CASE(
   }
   c.join();
 }
+
+}  // namespace unit_server_stdio

@@ -15,6 +15,9 @@
 #include <thread>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_subscription {
+
 using namespace server_fixture;
 using namespace task_fixture;
 
@@ -146,3 +149,5 @@ TEST_CASE("subscription: what is agreed to, and each refusal in its words") {
   REQUIRE(d.what == elicit::dispatched::kind::response);
   CHECK(d.response.at("error").at("code") == -32601);
 }
+
+}  // namespace unit_server_subscription

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_task_record {
+
 TEST_CASE("task_record: the DetailedTask of each status") {
   elicit::task_record r;
   r.id = "t1";
@@ -57,3 +60,5 @@ TEST_CASE("task_record: read back from its JSON, anything else refused") {
   CHECK_FALSE(elicit::task_record::from_json(broken));
   CHECK_FALSE(elicit::task_record::from_json(nlohmann::json::array()));
 }
+
+}  // namespace unit_server_task_record

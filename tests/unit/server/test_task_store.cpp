@@ -17,6 +17,9 @@
 #include <string>
 #include <thread>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_task_store {
+
 using namespace server_fixture;
 using namespace task_fixture;
 
@@ -194,3 +197,5 @@ TEST_CASE("memory_task_store: compare-and-set on the version, expiry, capacity")
   CHECK_FALSE(store.create(d));  // full: "a" and "c" live
   CHECK(store.size() == 2);
 }
+
+}  // namespace unit_server_task_store

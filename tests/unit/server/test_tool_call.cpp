@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_tool_call {
+
 using nlohmann::json;
 
 TEST_CASE("tool_call: the arguments (empty when absent or not an object), the principal, the era") {
@@ -30,3 +33,5 @@ TEST_CASE("tool_call: the modes of initialize at 2025-11-25, of the request's ow
   CHECK(elicit::tool_call(elicit::era::v2026_07_28, declared, "p", {}).modes().form);
   CHECK_FALSE(elicit::tool_call(elicit::era::v2026_07_28, plain, "p", {.form = true, .url = false}).modes().form);
 }
+
+}  // namespace unit_server_tool_call

@@ -6,6 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_tool_registry {
+
 using namespace server_fixture;
 
 TEST_CASE("tool_registry: lists the tools in the order added, each with its input schema") {
@@ -59,3 +62,5 @@ TEST_CASE("tool_registry: a tool served in one era is listed and found there alo
   CHECK(one_era.serves(elicit::era::v2025_11_25));
   CHECK_FALSE(one_era.serves(elicit::era::v2026_07_28));
 }
+
+}  // namespace unit_server_tool_registry

@@ -8,6 +8,9 @@
 #include <stdexcept>
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_tool_result {
+
 using nlohmann::ordered_json;
 
 namespace hooked {
@@ -32,3 +35,5 @@ TEST_CASE("call_tool_result: a string, a CallToolResult as it is, a type with to
   CHECK_THROWS_WITH(elicit::call_tool_result(ordered_json("text")),
                     "elicit::call_tool_result: a CallToolResult is a JSON object");
 }
+
+}  // namespace unit_server_tool_result

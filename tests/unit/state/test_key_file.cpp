@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_key_file {
+
 using elicit::state_error;
 using namespace std::chrono_literals;
 
@@ -206,3 +209,5 @@ TEST_CASE("keys rotate in three phases by editing the file and reloading, a bad 
   CHECK(ring.sealing_id() == "2027-01");
   CHECK(elicit::open<Progress>(after, ring, here).error() == state_error::unknown_key);
 }
+
+}  // namespace unit_state_key_file

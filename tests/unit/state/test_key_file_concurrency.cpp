@@ -21,6 +21,9 @@
 #include <thread>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_key_file_concurrency {
+
 namespace {
 
 struct Voucher {
@@ -117,3 +120,5 @@ TEST_CASE("the key file reloads while other threads seal and open", "[key_file][
   CHECK(seals.load() > 0);
   CHECK(opens.load() > 0);
 }
+
+}  // namespace unit_state_key_file_concurrency

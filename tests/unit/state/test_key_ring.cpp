@@ -11,6 +11,9 @@
 #include <stdexcept>
 #include <string>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_key_ring {
+
 TEST_CASE("state_key: to_text is 43 base64url characters that from_text reads back", "[state][keys]") {
   const auto key = elicit::state_key::generate();
   const std::string text = key.to_text();
@@ -102,3 +105,5 @@ TEST_CASE("key_ring: a copy is the ring at one instant, replace_with swaps in an
   CHECK_FALSE(ring.contains("a"));
   CHECK_FALSE(ring.contains("b"));
 }
+
+}  // namespace unit_state_key_ring

@@ -13,6 +13,9 @@
 #include <type_traits>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_replay_guard {
+
 namespace {
 using clock_type = std::chrono::system_clock;
 const clock_type::time_point t0 = clock_type::time_point{} + std::chrono::hours(24 * 365 * 50);
@@ -68,3 +71,5 @@ TEST_CASE("memory_replay_guard: threads racing on one id, exactly one first use"
   CHECK(total == 100);
   CHECK(guard.size() == 100);
 }
+
+}  // namespace unit_state_replay_guard

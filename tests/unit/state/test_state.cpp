@@ -19,6 +19,9 @@
 #include <string_view>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_state {
+
 using elicit::state_error;
 using nlohmann::json;
 using namespace std::chrono_literals;
@@ -544,3 +547,5 @@ TEST_CASE("a retry's state is read safely, whatever shape the request has", "[st
   REQUIRE(opened);
   CHECK(opened->step == 2);
 }
+
+}  // namespace unit_state_state

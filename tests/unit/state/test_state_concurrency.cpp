@@ -21,6 +21,9 @@
 #include <thread>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_state_concurrency {
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -168,3 +171,5 @@ TEST_CASE("the key ring rotates while other threads seal and open", "[state][rot
   CHECK_FALSE(ring.contains(key_id(rotated - 1)));
   CHECK(elicit::open<Progress>(first, ring, here, {.now = t0}).error() == elicit::state_error::unknown_key);
 }
+
+}  // namespace unit_state_state_concurrency

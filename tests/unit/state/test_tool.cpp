@@ -19,6 +19,9 @@
 #include <utility>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_tool {
+
 using namespace tool_script;
 
 namespace {
@@ -405,3 +408,5 @@ TEST_CASE("tool: 2026-07-28, a client without form mode is not asked", "[tool]")
     CHECK(std::string(e.what()).find("\"address\"") != std::string::npos);  // the log names the question
   }
 }
+
+}  // namespace unit_state_tool

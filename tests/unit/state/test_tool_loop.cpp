@@ -13,6 +13,9 @@
 #include <string>
 #include <utility>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_tool_loop {
+
 using namespace tool_script;
 
 namespace {
@@ -63,3 +66,5 @@ TEST_CASE("tool: run_tool, the blocking driver, sends what tool_loop gives", "[t
   CHECK(text == "Booked to London at s-0930, unsigned (1 attempts for the address)");
   CHECK(sent == 3);
 }
+
+}  // namespace unit_state_tool_loop

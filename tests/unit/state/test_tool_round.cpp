@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_state_tool_round {
+
 using namespace tool_script;
 
 namespace {
@@ -118,3 +121,5 @@ TEST_CASE("tool: a retry's inputResponses that is no object, or a requestState t
   params["requestState"] = 17;
   refused(params, "requestState must be a string");
 }
+
+}  // namespace unit_state_tool_round

@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_detail_engine_reply {
+
 using nlohmann::json;
 
 namespace {
@@ -493,3 +496,5 @@ TEST_CASE("keys and choices compare byte for byte at every length, a difference 
   static_assert(elicit::detail::same_text("country_code", "country_code"));
   static_assert(!elicit::detail::same_text("country_code", "country_cod3"));
 }
+
+}  // namespace unit_detail_engine_reply

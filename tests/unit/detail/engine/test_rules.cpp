@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_detail_engine_rules {
+
 namespace {
 
 using elicit::detail::problem;
@@ -148,3 +151,5 @@ TEST_CASE("rules: defaults, at compile time and at run time", "[rules]") {
     CHECK(compile_time(rule).find(expected_by(compile_fail)) != std::string::npos);
   }
 }
+
+}  // namespace unit_detail_engine_rules

@@ -24,6 +24,9 @@
 #include <thread>
 #include <vector>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_asio_stdio {
+
 using namespace server_fixture;
 using namespace stdio_client;
 
@@ -155,3 +158,5 @@ TEST_CASE("async_serve_stdio: the serving coroutine cancelled while a call waits
   CHECK(logged == std::vector<std::string>{"request 1 ended unanswered: the client went away"});
   for (const int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
 }
+
+}  // namespace unit_server_asio_stdio

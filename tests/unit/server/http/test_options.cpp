@@ -7,6 +7,9 @@
 
 #include <chrono>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_http_options {
+
 TEST_CASE("http_options: the defaults a server gets without setting any") {
   const elicit::http_options o;
   CHECK(o.port == 0);
@@ -42,3 +45,5 @@ TEST_CASE("http_options: a designated initializer sets one bound and keeps the o
   CHECK(o.limits.max_depth == 32);  // json_limits' own default, not the transport's 64
   CHECK(o.max_sessions == 16384);
 }
+
+}  // namespace unit_server_http_options

@@ -21,6 +21,9 @@
 #include <string>
 #include <thread>
 
+// This file's own namespace: the unity build joins several test files in one unit (tests/README.md).
+namespace unit_server_http_server {
+
 namespace {
 
 namespace http = boost::beast::http;
@@ -359,3 +362,5 @@ TEST_CASE("http_server: an HTTP version other than 1.0 and 1.1 is refused, and a
   CHECK(res.body().find("version") != std::string::npos);
   CHECK(res.version() == 11);
 }
+
+}  // namespace unit_server_http_server
