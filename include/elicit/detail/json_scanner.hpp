@@ -64,6 +64,8 @@ class json_scanner {
   // The next byte that is not whitespace, or '\0' at the end of the text. A NUL byte in the
   // text fails wherever it is (nlohmann's parser would take it for the end of the text).
   [[nodiscard]] char peek() noexcept {
+    // Most answers are sent compact: the next byte is nearly always what is looked for.
+    if (at_ < end_ && above_space(*at_)) return *at_;
     skip_whitespace();
     return at_ < end_ ? *at_ : '\0';
   }
@@ -130,11 +132,13 @@ class json_scanner {
     return true;
   }
   // A scalar in full, or a list or object stepped over and told by its kind.
-  bool value(text_value& out) {
-    switch (peek()) {
+  bool value(text_value& out) { return value_at(peek(), out); }
+  // The same, when the caller has peeked `next` already (a second peek costs as much again).
+  bool value_at(char next, text_value& out) {
+    switch (next) {
       case '{': out.kind = json_kind::object; return skip();
       case '[': out.kind = json_kind::array; return skip();
-      default: return scalar(out);
+      default: return scalar_at(next, out);
     }
   }
   // Steps over one value of any kind, checking it all.
@@ -150,13 +154,14 @@ class json_scanner {
   }
   // Most calls find no whitespace (answers are mostly sent compact): any byte above the space
   // is told in one comparison, before the four whitespace bytes are told apart.
+  static bool above_space(char c) noexcept { return static_cast<unsigned char>(c) > ' '; }
   static bool is_whitespace(char c) noexcept {
     return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
   }
   void skip_whitespace() noexcept {
     while (at_ < end_ && is_whitespace(*at_)) ++at_;
   }
-  bool scalar(text_value& out);
+  bool scalar_at(char next, text_value& out);
   bool literal(std::string_view word) noexcept {
     if (static_cast<std::size_t>(end_ - at_) < word.size() || std::memcmp(at_, word.data(), word.size()) != 0)
       return fail(failure::syntax);
@@ -191,8 +196,8 @@ class json_scanner {
   std::string open_;       // skip(): the brackets open, innermost last
 };
 
-inline bool json_scanner::scalar(text_value& out) {
-  switch (peek()) {
+inline bool json_scanner::scalar_at(char next, text_value& out) {
+  switch (next) {
     case '"': out.kind = json_kind::string; return string(out.text, true);
     case 't':
       out.kind = json_kind::boolean;
@@ -225,7 +230,7 @@ inline bool json_scanner::skip() {
       }
     } else if (c == '"') {
       if (!string(ignored, false)) return false;
-    } else if (!scalar(scratch)) {
+    } else if (!scalar_at(c, scratch)) {
       return false;
     }
     // A value has ended: close what ends with it, up to the next value.
@@ -389,55 +394,76 @@ inline void json_scanner::put_code_point(std::uint32_t cp) {
   }
 }
 
+// The powers of ten a double holds exactly: number_value's fast path scales by them.
+inline constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 // A number, by RFC 8259's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 inline bool json_scanner::number_value(number& out) {
   const char* const start = at_;
-  auto digit = [this] { return at_ < end_ && *at_ >= '0' && *at_ <= '9'; };
-  const bool negative = at_ < end_ && *at_ == '-';
-  if (negative) ++at_;
-  if (!digit()) return fail(failure::syntax);
+  const char* p = at_;  // a local: the member would be stored and reloaded at every digit
+  const auto digit = [&p, this] { return p < end_ && *p >= '0' && *p <= '9'; };
+  const auto refuse = [&p, this](failure f) {
+    at_ = p;
+    return fail(f);
+  };
+  const bool negative = p < end_ && *p == '-';
+  if (negative) ++p;
+  if (!digit()) return refuse(failure::syntax);
   std::uint64_t whole = 0;
   bool fits = true;  // the integer part fits in 64 bits
-  const char* const int_start = at_;
-  if (*at_ == '0') {
-    ++at_;
+  const char* const int_start = p;
+  if (*p == '0') {
+    ++p;
   } else {
+    // Nineteen digits always fit in 64 bits: overflow is checked from the twentieth on.
+    for (const char* const unchecked = end_ - p > 19 ? p + 19 : end_; p < unchecked && *p >= '0' && *p <= '9'; ++p)
+      whole = whole * 10 + static_cast<std::uint64_t>(*p - '0');
     while (digit()) {
-      const auto d = static_cast<std::uint64_t>(*at_ - '0');
+      const auto d = static_cast<std::uint64_t>(*p - '0');
       fits = fits && !__builtin_mul_overflow(whole, 10u, &whole) && !__builtin_add_overflow(whole, d, &whole);
-      ++at_;
+      ++p;
     }
   }
   const bool zero_int = *int_start == '0';
   // Counts and the exponent as 64-bit integers: a text of a megabyte can hold a million digits,
   // and the exponent must be able to outweigh them (it saturates far beyond any text's length).
-  const auto int_digits = static_cast<std::int64_t>(at_ - int_start);
+  const auto int_digits = static_cast<std::int64_t>(p - int_start);
+  // All the digits as one integer while there are at most 19 (no overflow), and the power of
+  // ten that scales it: what the fast path below reads a fraction from.
+  std::uint64_t digits = whole;
+  std::int64_t digit_count = int_digits, scale = 0;
   std::int64_t leading_zeros = 0;  // of the fraction, when the integer part is 0
   bool integral = true;
-  if (at_ < end_ && *at_ == '.') {
+  if (p < end_ && *p == '.') {
     integral = false;
-    ++at_;
-    if (!digit()) return fail(failure::syntax);
+    ++p;
+    if (!digit()) return refuse(failure::syntax);
     bool counting = zero_int;
     while (digit()) {
-      if (counting && *at_ == '0') ++leading_zeros;
+      if (counting && *p == '0') ++leading_zeros;
       else counting = false;
-      ++at_;
+      if (++digit_count <= 19) {
+        digits = digits * 10 + static_cast<std::uint64_t>(*p - '0');
+        --scale;
+      }
+      ++p;
     }
   }
   std::int64_t exponent = 0;
-  if (at_ < end_ && (*at_ == 'e' || *at_ == 'E')) {
+  if (p < end_ && (*p == 'e' || *p == 'E')) {
     integral = false;
-    ++at_;
+    ++p;
     bool minus = false;
-    if (at_ < end_ && (*at_ == '+' || *at_ == '-')) minus = *at_++ == '-';
-    if (!digit()) return fail(failure::syntax);
+    if (p < end_ && (*p == '+' || *p == '-')) minus = *p++ == '-';
+    if (!digit()) return refuse(failure::syntax);
     while (digit()) {
-      if (exponent < std::int64_t{1} << 50) exponent = exponent * 10 + (*at_ - '0');
-      ++at_;
+      if (exponent < std::int64_t{1} << 50) exponent = exponent * 10 + (*p - '0');
+      ++p;
     }
     if (minus) exponent = -exponent;
   }
+  at_ = p;
   if (integral && fits) {
     if (!negative) {
       out = number{whole};
@@ -447,6 +473,16 @@ inline bool json_scanner::number_value(number& out) {
       out = number{static_cast<std::int64_t>(0 - whole)};  // two's complement: -2^63 included
       return true;
     }
+  }
+  // Most fractions sent (2.5, 0.1, 12.75) have few digits and a small exponent: their digits
+  // and the power of ten are exact doubles, so one multiplication or division, rounded once,
+  // is the nearest double, the value from_chars would give.
+  const std::int64_t power = scale + exponent;
+  if (fits && digit_count <= 19 && digits <= std::uint64_t{1} << 53 && power >= -22 && power <= 22) {
+    double d = static_cast<double>(digits);
+    d = power < 0 ? d / exact_powers_of_ten[-power] : d * exact_powers_of_ten[power];
+    out = number{negative ? -d : d};
+    return true;
   }
   double d = 0;
   const auto [end, ec] = std::from_chars(start, at_, d);
