@@ -126,6 +126,10 @@ class json_scanner {
         !same_text(std::string_view(at_ + 1, n), expected))
       return false;
     const char* colon = at_ + n + 2;
+    if (colon < end_ && *colon == ':') {  // compact text: the colon at once
+      at_ = colon + 1;
+      return true;
+    }
     while (colon < end_ && is_whitespace(*colon)) ++colon;
     if (colon == end_ || *colon != ':') return false;
     at_ = colon + 1;
@@ -169,6 +173,21 @@ class json_scanner {
     return true;
   }
   bool string(std::string_view& out, bool keep);
+  bool string_from(const char* start, const char* p, std::string_view& out, bool keep);
+  // A high bit in each of the eight bytes at `p` that is a quote, a backslash, a control byte or
+  // not ASCII: the lowest byte flagged is always one that should be (the borrows of the test
+  // run upwards, so a higher flag may be false).
+  static std::uint64_t special_bytes(const char* p) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    std::uint64_t w = 0;  // the eight bytes with the first in the lowest
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&w, p, 8);
+    } else {
+      for (unsigned i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+    }
+    const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+    return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
+  }
   // A key and its colon; with `keep`, `out` is the key unescaped (string()).
   bool member_key(std::string_view& out, bool keep) {
     if (peek() != '"') return fail(failure::syntax);
@@ -250,26 +269,34 @@ inline bool json_scanner::skip() {
 }
 
 // At the opening quote. With `keep`, `out` is the text unescaped; without, it is only checked.
+// Plain ASCII up to the closing quote (nearly every key and value) is read here, eight bytes at a
+// time; from the first byte that is anything else, string_from reads the rest (kept out of line:
+// its escapes and UTF-8 made every string pay for the registers it saves).
 inline bool json_scanner::string(std::string_view& out, bool keep) {
   const char* const start = ++at_;
-  const char* p = at_;  // a local: the member would be stored and reloaded at every step
+  const char* p = start;  // a local: the member would be stored and reloaded at every step
+  while (end_ - p >= 8) {
+    const std::uint64_t special = special_bytes(p);
+    if (special == 0) {
+      p += 8;
+      continue;
+    }
+    p += static_cast<unsigned>(std::countr_zero(special)) / 8;  // the first byte is the lowest
+    if (*p != '"') break;
+    out = std::string_view(start, static_cast<std::size_t>(p - start));
+    at_ = p + 1;
+    return true;
+  }
+  return string_from(start, p, out, keep);
+}
+
+// The rest of a string from `p`, past plain text from `start`: what string() does not read.
+[[gnu::noinline]] inline bool json_scanner::string_from(const char* start, const char* p, std::string_view& out,
+                                                        bool keep) {
   for (;;) {
-    // Eight bytes at a time while eight are left: the first that is a quote, a backslash, a
-    // control byte or not ASCII is found in one step (the lowest byte a test flags is always
-    // one it should flag), and everything before it is plain text.
+    // Eight bytes at a time while eight are left, as in string().
     if (end_ - p >= 8) {
-      constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-      // The eight bytes with the first in the lowest: the borrows of the test below run upwards,
-      // so only the lowest byte it flags is sure to be one it should flag.
-      std::uint64_t w = 0;
-      if constexpr (std::endian::native == std::endian::little) {
-        std::memcpy(&w, p, 8);
-      } else {
-        for (unsigned i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
-      }
-      const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-      const std::uint64_t special =
-          (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
+      const std::uint64_t special = special_bytes(p);
       if (special == 0) {
         p += 8;
         continue;
