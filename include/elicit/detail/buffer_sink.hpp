@@ -15,18 +15,33 @@ namespace elicit::detail {
 // first and the last, both read before either is written.
 template <class Word>
 [[gnu::always_inline]] inline void copy_ends(char* to, const char* from, std::size_t n) noexcept {
-  Word head = 0, tail = 0;
+  Word head{}, tail{};
   std::memcpy(&head, from, sizeof head);
   std::memcpy(&tail, from + n - sizeof tail, sizeof tail);
   std::memcpy(to, &head, sizeof head);
   std::memcpy(to + n - sizeof tail, &tail, sizeof tail);
 }
 
-// Copies n bytes, inline when there are at most 16 of them (a message's parts are mostly
-// names, keywords and short values: a call to memcpy for each would cost more than the copy).
+// Sixteen bytes, copied as one (two registers at most, whatever the target).
+struct sixteen_bytes {
+  std::uint64_t low, high;
+};
+
+// More than 32 bytes: memcpy's call, made here (out of line, a call as memcpy is one) so that
+// the copies inlined below do not put a call of memcpy longer than 32 bytes beside every short
+// source (g++ 12 then warns that the copy would pass the end of a small buffer).
+[[gnu::noinline]] inline void copy_long(char* to, const char* from, std::size_t n) noexcept {
+  std::memcpy(to, from, n);
+}
+
+// Copies n bytes, inline when there are at most 32 of them (a message's parts are mostly
+// names, titles, keywords and short values: a call to memcpy for each would cost more than the
+// copy).
 [[gnu::always_inline]] inline void copy_short(char* to, const char* from, std::size_t n) noexcept {
-  if (n > 16) {
-    std::memcpy(to, from, n);
+  if (n > 32) {
+    copy_long(to, from, n);
+  } else if (n >= 16) {
+    copy_ends<sixteen_bytes>(to, from, n);
   } else if (n >= 8) {
     copy_ends<std::uint64_t>(to, from, n);
   } else if (n >= 4) {

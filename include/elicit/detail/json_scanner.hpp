@@ -64,6 +64,8 @@ class json_scanner {
   // The next byte that is not whitespace, or '\0' at the end of the text. A NUL byte in the
   // text fails wherever it is (nlohmann's parser would take it for the end of the text).
   [[nodiscard]] char peek() noexcept {
+    // Most answers are sent compact: the next byte is nearly always what is looked for.
+    if (at_ < end_ && above_space(*at_)) return *at_;
     skip_whitespace();
     return at_ < end_ ? *at_ : '\0';
   }
@@ -124,17 +126,23 @@ class json_scanner {
         !same_text(std::string_view(at_ + 1, n), expected))
       return false;
     const char* colon = at_ + n + 2;
+    if (colon < end_ && *colon == ':') {  // compact text: the colon at once
+      at_ = colon + 1;
+      return true;
+    }
     while (colon < end_ && is_whitespace(*colon)) ++colon;
     if (colon == end_ || *colon != ':') return false;
     at_ = colon + 1;
     return true;
   }
   // A scalar in full, or a list or object stepped over and told by its kind.
-  bool value(text_value& out) {
-    switch (peek()) {
+  bool value(text_value& out) { return value_at(peek(), out); }
+  // The same, when the caller has peeked `next` already (a second peek costs as much again).
+  bool value_at(char next, text_value& out) {
+    switch (next) {
       case '{': out.kind = json_kind::object; return skip();
       case '[': out.kind = json_kind::array; return skip();
-      default: return scalar(out);
+      default: return scalar_at(next, out);
     }
   }
   // Steps over one value of any kind, checking it all.
@@ -150,13 +158,14 @@ class json_scanner {
   }
   // Most calls find no whitespace (answers are mostly sent compact): any byte above the space
   // is told in one comparison, before the four whitespace bytes are told apart.
+  static bool above_space(char c) noexcept { return static_cast<unsigned char>(c) > ' '; }
   static bool is_whitespace(char c) noexcept {
     return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
   }
   void skip_whitespace() noexcept {
     while (at_ < end_ && is_whitespace(*at_)) ++at_;
   }
-  bool scalar(text_value& out);
+  bool scalar_at(char next, text_value& out);
   bool literal(std::string_view word) noexcept {
     if (static_cast<std::size_t>(end_ - at_) < word.size() || std::memcmp(at_, word.data(), word.size()) != 0)
       return fail(failure::syntax);
@@ -164,6 +173,21 @@ class json_scanner {
     return true;
   }
   bool string(std::string_view& out, bool keep);
+  bool string_from(const char* start, const char* p, std::string_view& out, bool keep);
+  // A high bit in each of the eight bytes at `p` that is a quote, a backslash, a control byte or
+  // not ASCII: the lowest byte flagged is always one that should be (the borrows of the test
+  // run upwards, so a higher flag may be false).
+  static std::uint64_t special_bytes(const char* p) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    std::uint64_t w = 0;  // the eight bytes with the first in the lowest
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&w, p, 8);
+    } else {
+      for (unsigned i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+    }
+    const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+    return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
+  }
   // A key and its colon; with `keep`, `out` is the key unescaped (string()).
   bool member_key(std::string_view& out, bool keep) {
     if (peek() != '"') return fail(failure::syntax);
@@ -191,8 +215,8 @@ class json_scanner {
   std::string open_;       // skip(): the brackets open, innermost last
 };
 
-inline bool json_scanner::scalar(text_value& out) {
-  switch (peek()) {
+inline bool json_scanner::scalar_at(char next, text_value& out) {
+  switch (next) {
     case '"': out.kind = json_kind::string; return string(out.text, true);
     case 't':
       out.kind = json_kind::boolean;
@@ -225,7 +249,7 @@ inline bool json_scanner::skip() {
       }
     } else if (c == '"') {
       if (!string(ignored, false)) return false;
-    } else if (!scalar(scratch)) {
+    } else if (!scalar_at(c, scratch)) {
       return false;
     }
     // A value has ended: close what ends with it, up to the next value.
@@ -245,26 +269,34 @@ inline bool json_scanner::skip() {
 }
 
 // At the opening quote. With `keep`, `out` is the text unescaped; without, it is only checked.
+// Plain ASCII up to the closing quote (nearly every key and value) is read here, eight bytes at a
+// time; from the first byte that is anything else, string_from reads the rest (kept out of line:
+// its escapes and UTF-8 made every string pay for the registers it saves).
 inline bool json_scanner::string(std::string_view& out, bool keep) {
   const char* const start = ++at_;
-  const char* p = at_;  // a local: the member would be stored and reloaded at every step
+  const char* p = start;  // a local: the member would be stored and reloaded at every step
+  while (end_ - p >= 8) {
+    const std::uint64_t special = special_bytes(p);
+    if (special == 0) {
+      p += 8;
+      continue;
+    }
+    p += static_cast<unsigned>(std::countr_zero(special)) / 8;  // the first byte is the lowest
+    if (*p != '"') break;
+    out = std::string_view(start, static_cast<std::size_t>(p - start));
+    at_ = p + 1;
+    return true;
+  }
+  return string_from(start, p, out, keep);
+}
+
+// The rest of a string from `p`, past plain text from `start`: what string() does not read.
+[[gnu::noinline]] inline bool json_scanner::string_from(const char* start, const char* p, std::string_view& out,
+                                                        bool keep) {
   for (;;) {
-    // Eight bytes at a time while eight are left: the first that is a quote, a backslash, a
-    // control byte or not ASCII is found in one step (the lowest byte a test flags is always
-    // one it should flag), and everything before it is plain text.
+    // Eight bytes at a time while eight are left, as in string().
     if (end_ - p >= 8) {
-      constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-      // The eight bytes with the first in the lowest: the borrows of the test below run upwards,
-      // so only the lowest byte it flags is sure to be one it should flag.
-      std::uint64_t w = 0;
-      if constexpr (std::endian::native == std::endian::little) {
-        std::memcpy(&w, p, 8);
-      } else {
-        for (unsigned i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
-      }
-      const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-      const std::uint64_t special =
-          (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
+      const std::uint64_t special = special_bytes(p);
       if (special == 0) {
         p += 8;
         continue;
@@ -389,55 +421,76 @@ inline void json_scanner::put_code_point(std::uint32_t cp) {
   }
 }
 
+// The powers of ten a double holds exactly: number_value's fast path scales by them.
+inline constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 // A number, by RFC 8259's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 inline bool json_scanner::number_value(number& out) {
   const char* const start = at_;
-  auto digit = [this] { return at_ < end_ && *at_ >= '0' && *at_ <= '9'; };
-  const bool negative = at_ < end_ && *at_ == '-';
-  if (negative) ++at_;
-  if (!digit()) return fail(failure::syntax);
+  const char* p = at_;  // a local: the member would be stored and reloaded at every digit
+  const auto digit = [&p, this] { return p < end_ && *p >= '0' && *p <= '9'; };
+  const auto refuse = [&p, this](failure f) {
+    at_ = p;
+    return fail(f);
+  };
+  const bool negative = p < end_ && *p == '-';
+  if (negative) ++p;
+  if (!digit()) return refuse(failure::syntax);
   std::uint64_t whole = 0;
   bool fits = true;  // the integer part fits in 64 bits
-  const char* const int_start = at_;
-  if (*at_ == '0') {
-    ++at_;
+  const char* const int_start = p;
+  if (*p == '0') {
+    ++p;
   } else {
+    // Nineteen digits always fit in 64 bits: overflow is checked from the twentieth on.
+    for (const char* const unchecked = end_ - p > 19 ? p + 19 : end_; p < unchecked && *p >= '0' && *p <= '9'; ++p)
+      whole = whole * 10 + static_cast<std::uint64_t>(*p - '0');
     while (digit()) {
-      const auto d = static_cast<std::uint64_t>(*at_ - '0');
+      const auto d = static_cast<std::uint64_t>(*p - '0');
       fits = fits && !__builtin_mul_overflow(whole, 10u, &whole) && !__builtin_add_overflow(whole, d, &whole);
-      ++at_;
+      ++p;
     }
   }
   const bool zero_int = *int_start == '0';
   // Counts and the exponent as 64-bit integers: a text of a megabyte can hold a million digits,
   // and the exponent must be able to outweigh them (it saturates far beyond any text's length).
-  const auto int_digits = static_cast<std::int64_t>(at_ - int_start);
+  const auto int_digits = static_cast<std::int64_t>(p - int_start);
+  // All the digits as one integer while there are at most 19 (no overflow), and the power of
+  // ten that scales it: what the fast path below reads a fraction from.
+  std::uint64_t digits = whole;
+  std::int64_t digit_count = int_digits, scale = 0;
   std::int64_t leading_zeros = 0;  // of the fraction, when the integer part is 0
   bool integral = true;
-  if (at_ < end_ && *at_ == '.') {
+  if (p < end_ && *p == '.') {
     integral = false;
-    ++at_;
-    if (!digit()) return fail(failure::syntax);
+    ++p;
+    if (!digit()) return refuse(failure::syntax);
     bool counting = zero_int;
     while (digit()) {
-      if (counting && *at_ == '0') ++leading_zeros;
+      if (counting && *p == '0') ++leading_zeros;
       else counting = false;
-      ++at_;
+      if (++digit_count <= 19) {
+        digits = digits * 10 + static_cast<std::uint64_t>(*p - '0');
+        --scale;
+      }
+      ++p;
     }
   }
   std::int64_t exponent = 0;
-  if (at_ < end_ && (*at_ == 'e' || *at_ == 'E')) {
+  if (p < end_ && (*p == 'e' || *p == 'E')) {
     integral = false;
-    ++at_;
+    ++p;
     bool minus = false;
-    if (at_ < end_ && (*at_ == '+' || *at_ == '-')) minus = *at_++ == '-';
-    if (!digit()) return fail(failure::syntax);
+    if (p < end_ && (*p == '+' || *p == '-')) minus = *p++ == '-';
+    if (!digit()) return refuse(failure::syntax);
     while (digit()) {
-      if (exponent < std::int64_t{1} << 50) exponent = exponent * 10 + (*at_ - '0');
-      ++at_;
+      if (exponent < std::int64_t{1} << 50) exponent = exponent * 10 + (*p - '0');
+      ++p;
     }
     if (minus) exponent = -exponent;
   }
+  at_ = p;
   if (integral && fits) {
     if (!negative) {
       out = number{whole};
@@ -447,6 +500,16 @@ inline bool json_scanner::number_value(number& out) {
       out = number{static_cast<std::int64_t>(0 - whole)};  // two's complement: -2^63 included
       return true;
     }
+  }
+  // Most fractions sent (2.5, 0.1, 12.75) have few digits and a small exponent: their digits
+  // and the power of ten are exact doubles, so one multiplication or division, rounded once,
+  // is the nearest double, the value from_chars would give.
+  const std::int64_t power = scale + exponent;
+  if (fits && digit_count <= 19 && digits <= std::uint64_t{1} << 53 && power >= -22 && power <= 22) {
+    double d = static_cast<double>(digits);
+    d = power < 0 ? d / exact_powers_of_ten[-power] : d * exact_powers_of_ten[power];
+    out = number{negative ? -d : d};
+    return true;
   }
   double d = 0;
   const auto [end, ec] = std::from_chars(start, at_, d);

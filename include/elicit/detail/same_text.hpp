@@ -21,8 +21,9 @@ bool same_word(const char* x, const char* y) noexcept {
 
 // Whether two texts are the same bytes. Keys and choices are short: compared inline, eight
 // bytes at a time, rather than by a call to memcmp; the last word overlaps the one before it
-// (and from 4 to 7 bytes, two of 4 overlap), so that no byte is compared alone past 3.
-constexpr bool same_text(std::string_view a, std::string_view b) noexcept {
+// (and from 4 to 7 bytes, two of 4 overlap), so that no byte is compared alone past 3. Inline
+// wherever it is called: most calls find the sizes differ, or compare one word.
+[[gnu::always_inline]] constexpr bool same_text(std::string_view a, std::string_view b) noexcept {
   const std::size_t n = a.size();
   if (n != b.size()) return false;
   if (!std::is_constant_evaluated()) {

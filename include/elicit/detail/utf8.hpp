@@ -86,4 +86,25 @@ constexpr std::size_t code_points(std::string_view text) noexcept {
 
 constexpr bool is_utf8(std::string_view text) noexcept { return code_points(text) != invalid_utf8; }
 
+// Number of code points in `text`, known to be valid UTF-8 (an answer's text, checked as it
+// was read): its bytes but the continuation bytes (10xxxxxx), counted eight at a time.
+constexpr std::size_t utf8_code_points(std::string_view text) noexcept {
+  const char* const bytes = text.data();
+  const std::size_t n = text.size();
+  std::size_t i = 0, continuations = 0;
+  if (!std::is_constant_evaluated()) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull;
+    for (; i + 8 <= n; i += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + i, 8);
+      // Bit 7 of each byte that is 10xxxxxx (bit 6 of a byte moves to its bit 7 in word << 1),
+      // then as one per byte, summed into the top byte by the multiplication.
+      const std::uint64_t marks = ((word & ~(word << 1)) >> 7) & ones;
+      continuations += static_cast<std::size_t>((marks * ones) >> 56);
+    }
+  }
+  for (; i < n; ++i) continuations += (static_cast<unsigned char>(bytes[i]) & 0xC0) == 0x80 ? 1 : 0;
+  return n - continuations;
+}
+
 }  // namespace elicit::detail

@@ -174,9 +174,11 @@ TEST_CASE("form: choices from rows of a table, as {wire, title} pairs", "[form]"
   for (const Row& r : table) offers.emplace_back("r-" + std::to_string(r.id), r.name);
   elicit::form<rt::SlotPick> f;
   f.choices("slot", offers);
-  CHECK(f.schema_json() == R"({"type":"object","properties":{"slot":{"type":"string","title":"Slot","oneOf":[)"
-                           R"({"const":"r-17","title":"elicit"},{"const":"r-42","title":"glaze"},)"
-                           R"({"const":"r-7","title":"Zoë \"Z\""}]}},"required":["slot"]})");
+  // A string, as above: g++ 12 at -O1 warns of a memcmp past a short string's inline buffer.
+  CHECK(f.schema_json() ==
+        std::string(R"({"type":"object","properties":{"slot":{"type":"string","title":"Slot","oneOf":[)"
+                    R"({"const":"r-17","title":"elicit"},{"const":"r-42","title":"glaze"},)"
+                    R"({"const":"r-7","title":"Zoë \"Z\""}]}},"required":["slot"]})"));
 }
 
 TEST_CASE("form: choices from pairs, a map, and rows with value and title members", "[form]") {

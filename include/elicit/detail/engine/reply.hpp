@@ -92,7 +92,13 @@ class text_reply {
   void clear_content() {
     content_seen_ = true;
     content_is_object_ = true;
-    for (text_value& v : values_) v = text_value{};
+    // What a view reads of any value (its text is empty unless it is a string, its item count 0
+    // unless a list) emptied; the rest is written as a value is read, and read only by its kind.
+    for (text_value& v : values_) {
+      v.kind = json_kind::nothing;
+      v.text = {};
+      v.item_count = 0;
+    }
     unknown_.clear();
     repeated_.clear();
   }
@@ -211,7 +217,8 @@ inline bool text_reply::read_content() {
 
 // A field's value: a list with its items (a multi-select's choices), anything else as a value.
 inline bool text_reply::read_field(text_value& out) {
-  if (scan_.peek() != '[') return scan_.value(out);
+  const char next = scan_.peek();
+  if (next != '[') return scan_.value_at(next, out);
   out.kind = json_kind::array;
   out.first_item = item_count_;
   if (!scan_.open('[')) return false;

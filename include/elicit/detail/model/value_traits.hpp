@@ -266,7 +266,10 @@ struct text_traits : simple_traits<value_type::string, Fmt> {
   static void read(value_view j, const field_spec& s, T& out, const reporter& r) {
     if (!j.is(json_kind::string)) return report_type(r, s, expected, j);
     const std::string_view text = j.text();
-    const std::size_t length = code_points(text);
+    // Counted only when a length is asked for, once the text is known to be UTF-8.
+    std::size_t length = 0;
+    if (!j.utf8_checked()) length = code_points(text);
+    else if (s.min_length || s.max_length) length = utf8_code_points(text);
     if (length == invalid_utf8) return r("type", say<message_kind::not_utf8>, label_part(s));
     const std::size_t before = r.out.total();
     if constexpr (Fmt == format::none)
@@ -355,6 +358,9 @@ struct value_traits<choice> : select_traits<choice> {
 // A multi-select: a std::vector or a std::set of an enum or of elicit::choice. A std::set
 // takes each at its place in O(log n) and keeps each choice once; a std::vector keeps repeats
 // as they come.
+// How many picks of a multi-select kept in a std::vector are made room for at once.
+inline constexpr std::size_t reserved_picks = 64;
+
 template <class V>
 struct multi_select_traits : simple_traits<value_type::multi_select> {
   using item = typename V::value_type;
@@ -364,6 +370,10 @@ struct multi_select_traits : simple_traits<value_type::multi_select> {
     const std::size_t before = r.out.total();
     check_items(s, j.size(), r);
     V selected;
+    // One allocation for the picks of most answers, not one per doubling; a list longer than
+    // this (most likely wrong picks) grows as it is read.
+    if constexpr (requires { selected.reserve(std::size_t{}); })
+      selected.reserve(j.size() < reserved_picks ? j.size() : reserved_picks);
     const option_index* index = index_for<item>(s);
     for (std::size_t i = 0; i < j.size(); ++i) {
       if (auto e = read_choice<item>(j[i], s, r.at(i), index)) selected.insert(selected.end(), std::move(*e));

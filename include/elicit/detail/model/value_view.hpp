@@ -58,6 +58,10 @@ class value_view {
     return std::nullopt;
   }
 
+  // Whether text() is known to be valid UTF-8: text read from an answer's text was checked as
+  // it was read; a parsed value's may have been built in the program.
+  [[nodiscard]] bool utf8_checked() const noexcept { return text_ != nullptr; }
+
   // The text of a string, unescaped (empty for anything else).
   [[nodiscard]] std::string_view text() const noexcept {
     if (text_ != nullptr) return text_->text;
