@@ -48,7 +48,8 @@ struct http_options {
   std::size_t session_rate = 2000;             // new sessions a second a client may open, on average
   std::size_t session_burst = 2000;            // ... and at once
   std::chrono::seconds session_idle{30 * 60};  // a session unused this long is dropped
-  // What one waiting question costs at least, session and connection included; one whose
+  // What one waiting question is counted at, at least, session and connection included (more
+  // than the 6 KiB it costs, docs/internals/performance.md, for the tool's own frame); one whose
   // request or question is larger is counted at their length more (a 4 MiB argument the tool
   // never reads is held while it waits). waiting_memory divided by it bounds the number of
   // waiting questions in all; their bytes are bounded by waiting_memory itself.

@@ -95,6 +95,17 @@ json call_2026(const std::string& tool, json extra = json::object()) {
   return {{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"}, {"params", params}};
 }
 
+// A 2025-11-25 client's initialize, its id 1.
+json initialize_request() {
+  return {{"jsonrpc", "2.0"},
+          {"id", 1},
+          {"method", "initialize"},
+          {"params",
+           {{"protocolVersion", "2025-11-25"},
+            {"capabilities", {{"elicitation", json::object()}}},
+            {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
+}
+
 // The data of the SSE events in a stream's body read so far, each a JSON-RPC message.
 std::vector<json> events_of(const std::string& body) {
   std::vector<json> out;
@@ -148,13 +159,7 @@ TEST_CASE("http_server: a 2025-11-25 session gets the question on the call's str
   served s;
   running r(s.server);
   client c(r.http.port());
-  auto opened = c.post({{"jsonrpc", "2.0"},
-                        {"id", 1},
-                        {"method", "initialize"},
-                        {"params",
-                         {{"protocolVersion", "2025-11-25"},
-                          {"capabilities", {{"elicitation", json::object()}}},
-                          {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}});
+  auto opened = c.post(initialize_request());
   REQUIRE(opened.result_int() == 200);
   const std::string session(opened["Mcp-Session-Id"]);
   REQUIRE_FALSE(session.empty());
@@ -193,13 +198,7 @@ namespace {
 
 // A 2025-11-25 session opened on `c`: its id.
 std::string open_session(client& c) {
-  auto opened = c.post({{"jsonrpc", "2.0"},
-                        {"id", 1},
-                        {"method", "initialize"},
-                        {"params",
-                         {{"protocolVersion", "2025-11-25"},
-                          {"capabilities", {{"elicitation", json::object()}}},
-                          {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}});
+  auto opened = c.post(initialize_request());
   REQUIRE(opened.result_int() == 200);
   return std::string(opened["Mcp-Session-Id"]);
 }
