@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Many waiting elicitations on one samples/mcp_server, and what each costs (Python 3 stdlib only).
+"""Many waiting elicitations on one conformance server, and what each costs (Python 3 stdlib only).
 
     waiting.py SERVER_BINARY [COUNT] [--max-bytes N] [--json]
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# 10,000 waiting elicitations on one samples/mcp_server with its defaults but the per-client
-# shares (every client here is one address, 127.0.0.1, which may hold them all), by hand (not in
-# ./build.sh test: about half a minute and 20,000 sockets):
-#   tests/scale/waiting_10k.sh build/rel/samples/mcp_server/mcp_server [COUNT]
+# 10,000 waiting elicitations on one conformance server (tests/conformance/server: its
+# test_elicitation tool; the samples have none) with its defaults but the per-client shares
+# (every client here is one address, 127.0.0.1, which may hold them all), by hand (not in
+# ./build.sh test: about half a minute and 20,000 sockets; the path absolute: it runs elsewhere):
+#   tests/scale/waiting_10k.sh $PWD/build/gcc/tests/conformance/server/conformance_server [COUNT]
 # Raises the open-file limit (each waiting elicitation is a socket on each side), then runs
 # waiting.py: every elicitation waits at once, a ping's p99 meanwhile, the RSS per waiting
 # elicitation (session and connection included, < 8 KiB), every tool its own client's answer.
