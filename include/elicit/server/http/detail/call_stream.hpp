@@ -95,6 +95,13 @@ class call_stream final : public call_waiter, public std::enable_shared_from_thi
   // The call's next step: its next question, or its response once done.
   void advance() {
     phase_ = phase::running;
+    if (std::exchange(woke_, false)) {  // a wake-up while the last event was written: a cancellation?
+      try {
+        (void)state_.sessions.answer(*flight_);  // no question waits: nothing to take
+      } catch (const call_cancelled& e) {
+        return cancel(e.what());
+      }
+    }
     if (call_.done()) return finish(call_.cancelled() ? std::nullopt : std::optional(call_.response()));
     std::string form;
     try {
@@ -202,6 +209,7 @@ class call_stream final : public call_waiter, public std::enable_shared_from_thi
   void write(Then then) {
     phase_ = phase::writing;
     arm_timer(later(state_.options.write_timeout), [](call_stream& s) {
+      s.gone_ = true;  // even when the write completed in the same pass: the socket is closed
       boost::system::error_code ignored;
       s.c_.socket.close(ignored);
     });

@@ -122,12 +122,17 @@ inline boost::asio::awaitable<std::optional<bool>> stream_call(shared_state& sta
     r.push.reset();
     co_return !co_await write_response(stream, std::move(res), persistent, state.options) && persistent;
   }
-  std::string read(static_cast<const char*>(buffer.data().data()), buffer.size());  // a pipelined request's start
-  buffer.consume(buffer.size());
-  open_connection c{stream.release_socket(), std::move(counted), std::move(read)};
-  pushed_call call = std::move(*r.push);
-  r.push.reset();
-  call_stream<next_request>::start(state, std::move(c), flight, std::move(call), version, persistent);
+  try {
+    std::string read(static_cast<const char*>(buffer.data().data()), buffer.size());  // a pipelined request's start
+    buffer.consume(buffer.size());
+    open_connection c{stream.release_socket(), std::move(counted), std::move(read)};
+    pushed_call call = std::move(*r.push);
+    r.push.reset();
+    call_stream<next_request>::start(state, std::move(c), flight, std::move(call), version, persistent);
+  } catch (...) {  // no stream took the call (no memory): it is not left registered in its session
+    if (!flight->waiter.lock()) state.sessions.end_call(*flight);
+    throw;
+  }
   co_return std::nullopt;
 }
 

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <string>
 #include <utility>
@@ -59,7 +60,10 @@ inline void watch_listen(boost::asio::ip::tcp::socket& socket, const std::shared
                          boost::asio::steady_timer& tick) {
   socket.async_wait(boost::asio::ip::tcp::socket::wait_read, [&socket, watch, &tick](boost::system::error_code ec) {
     if (ec || watch->ended) return;  // the stream ended first
-    if (read_while_streaming(socket, watch->pipelined) != after_read::left) return watch_listen(socket, watch, tick);
+    try {
+      if (read_while_streaming(socket, watch->pipelined) != after_read::left) return watch_listen(socket, watch, tick);
+    } catch (const std::exception&) {  // no memory: taken as a leave, not thrown out of io_context::run
+    }
     watch->gone = true;
     tick.cancel();
   });
