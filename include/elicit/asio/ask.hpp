@@ -44,6 +44,7 @@
 // One async_keepalive per call, shared by its questions: the progress counts on across them.
 #pragma once
 
+#include <elicit/detail/steady_after.hpp>
 #include <elicit/form/form.hpp>
 #include <elicit/protocol/ask.hpp>
 #include <elicit/protocol/progress.hpp>
@@ -110,14 +111,10 @@ inline boost::asio::awaitable<void> keep_alive(async_keepalive& k, std::chrono::
   using clock = std::chrono::steady_clock;
   const auto executor = co_await boost::asio::this_coro::executor;
   // Saturated, not overflowed: a timeout or an interval of hours or of duration::max() is allowed.
-  const auto later = [](clock::duration d) {
-    const auto now = clock::now();
-    return d < clock::time_point::max() - now ? now + d : clock::time_point::max();
-  };
-  const auto deadline = timeout > clock::duration::zero() ? later(timeout) : clock::time_point::max();
+  const auto deadline = timeout > clock::duration::zero() ? detail::steady_after(timeout) : clock::time_point::max();
   boost::asio::steady_timer timer(executor);
   for (;;) {
-    timer.expires_at(std::min(later(k.interval), deadline));
+    timer.expires_at(std::min(detail::steady_after(k.interval), deadline));
     co_await timer.async_wait(boost::asio::use_awaitable);
     if (clock::now() >= deadline) co_return;
     auto shielded = boost::asio::bind_cancellation_slot(boost::asio::cancellation_slot(), boost::asio::use_awaitable);

@@ -8,6 +8,7 @@
 // at once) cancels the call. Machinery of <elicit/server/http/server.hpp>.
 #pragma once
 
+#include <elicit/detail/steady_after.hpp>
 #include <elicit/server/detail/notifications.hpp>
 #include <elicit/server/http/detail/long_lived.hpp>
 #include <elicit/server/http/detail/session_table.hpp>
@@ -128,7 +129,7 @@ class call_stream final : public call_waiter, public std::enable_shared_from_thi
   // The question is written: the answer is awaited, up to the answer timeout.
   void wait_for_answer() {
     const auto timeout = state_.options.answer_timeout;
-    deadline_ = timeout.count() > 0 ? later(timeout) : clock::time_point::max();
+    deadline_ = timeout.count() > 0 ? steady_after(timeout) : clock::time_point::max();
     keep_waiting();
   }
 
@@ -140,7 +141,7 @@ class call_stream final : public call_waiter, public std::enable_shared_from_thi
       if (phase_ != phase::waiting) return;
     }
     clock::time_point next = deadline_;
-    if (progress_) next = std::min(next, later(state_.options.progress_interval));
+    if (progress_) next = std::min(next, steady_after(state_.options.progress_interval));
     if (next != clock::time_point::max()) arm_timer(next, [](call_stream& s) { s.waited(); });
   }
 
@@ -208,7 +209,7 @@ class call_stream final : public call_waiter, public std::enable_shared_from_thi
   template <class Then>
   void write(Then then) {
     phase_ = phase::writing;
-    arm_timer(later(state_.options.write_timeout), [](call_stream& s) {
+    arm_timer(steady_after(state_.options.write_timeout), [](call_stream& s) {
       s.gone_ = true;  // even when the write completed in the same pass: the socket is closed
       boost::system::error_code ignored;
       s.c_.socket.close(ignored);
@@ -273,9 +274,7 @@ class call_stream final : public call_waiter, public std::enable_shared_from_thi
     timer_.cancel();
     if (!c_.socket.is_open()) return;
     watched_ = false;
-    boost::system::error_code ignored;
-    c_.socket.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
-    c_.socket.close(ignored);
+    end_connection(c_.socket);
   }
 
   void end_question() {
@@ -303,11 +302,6 @@ class call_stream final : public call_waiter, public std::enable_shared_from_thi
     } catch (...) {  // nothing more to say
     }
     close();
-  }
-
-  static clock::time_point later(clock::duration d) {
-    const auto now = clock::now();
-    return d < clock::time_point::max() - now ? now + d : clock::time_point::max();
   }
 
   shared_state& state_;

@@ -79,12 +79,7 @@ class idle_connection : public std::enable_shared_from_this<idle_connection> {
 
   void readable(boost::system::error_code ec) {
     timer_.cancel();
-    if (ec) {
-      boost::system::error_code ignored;
-      c_.socket.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
-      c_.socket.close(ignored);
-      return;
-    }
+    if (ec) return end_connection(c_.socket);
     try {
       spawn_connection(state_, std::move(c_));  // a request begins, or the client closed: read it
     } catch (const std::exception&) {           // no memory for a coroutine: the connection ends
@@ -123,9 +118,7 @@ inline boost::asio::awaitable<std::optional<bool>> stream_call(shared_state& sta
     co_return !co_await write_response(stream, std::move(res), persistent, state.options) && persistent;
   }
   try {
-    std::string read(static_cast<const char*>(buffer.data().data()), buffer.size());  // a pipelined request's start
-    buffer.consume(buffer.size());
-    open_connection c{stream.release_socket(), std::move(counted), std::move(read)};
+    open_connection c{stream.release_socket(), std::move(counted), take_buffered(buffer)};  // a pipelined start
     pushed_call call = std::move(*r.push);
     r.push.reset();
     call_stream<next_request>::start(state, std::move(c), flight, std::move(call), version, persistent);
@@ -140,8 +133,7 @@ inline boost::asio::awaitable<void> serve_connection(shared_state& state, open_c
   counted_connection counted = std::move(c.counted);
   stream_type stream(std::move(c.socket));
   boost::beast::flat_buffer buffer(read_buffer_limit);
-  if (!c.read.empty())
-    buffer.commit(boost::asio::buffer_copy(buffer.prepare(c.read.size()), boost::asio::buffer(c.read)));
+  put_buffered(buffer, c.read);
   std::string().swap(c.read);
   const http_options& options = state.options;
   for (;;) {
@@ -186,9 +178,7 @@ inline boost::asio::awaitable<void> serve_connection(shared_state& state, open_c
       co_return;
     }
   }
-  boost::beast::error_code ignored;
-  stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
-  stream.close();
+  end_connection(stream.socket());
 }
 
 }  // namespace elicit::detail::http

@@ -78,8 +78,7 @@ inline boost::asio::awaitable<bool> stream_listen(shared_state& state, stream_ty
   const http_options& options = state.options;
   boost::asio::steady_timer tick(co_await boost::asio::this_coro::executor);
   const auto watch = std::make_shared<listen_watch>();
-  watch->pipelined.assign(static_cast<const char*>(buffer.data().data()), buffer.size());
-  buffer.consume(buffer.size());
+  watch->pipelined = take_buffered(buffer);
   boost::asio::ip::tcp::socket& socket = stream.socket();
   // The timer and the watch's handler share the connection's strand: a leave cancels the wait.
   watch_listen(socket, watch, tick);
@@ -125,8 +124,7 @@ inline boost::asio::awaitable<bool> stream_listen(shared_state& state, stream_ty
     }
   }
   if (watch->gone) co_return false;  // the client left: nothing more is written
-  buffer.commit(
-      boost::asio::buffer_copy(buffer.prepare(watch->pipelined.size()), boost::asio::buffer(watch->pipelined)));
+  put_buffered(buffer, watch->pipelined);
   std::string last;
   append_event(last, text(state.server.closing(s)), how);
   append_end(last, how);

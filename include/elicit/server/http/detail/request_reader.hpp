@@ -139,17 +139,18 @@ inline boost::asio::awaitable<bool> skip_empty_lines(stream_type& stream, boost:
   co_return true;
 }
 
-// Waits up to the idle timeout for the first byte of a persistent connection's next request,
-// and puts it in `buffer`. One byte, read into the frame: an idle connection holds no read
-// buffer. False when the client closed, reset or stayed idle past the timeout.
-inline boost::asio::awaitable<bool> next_request_begins(stream_type& stream, boost::beast::flat_buffer& buffer,
-                                                        std::chrono::seconds idle) {
-  char first = 0;
-  stream.expires_after(idle);
-  auto [ec, n] = co_await stream.async_read_some(boost::asio::buffer(&first, 1), no_throw);
-  if (ec || n != 1) co_return false;
-  buffer.commit(boost::asio::buffer_copy(buffer.prepare(1), boost::asio::buffer(&first, 1)));
-  co_return true;
+// What the read buffer holds (a next request's first bytes), taken out of it.
+inline std::string take_buffered(boost::beast::flat_buffer& buffer) {
+  std::string bytes(static_cast<const char*>(buffer.data().data()), buffer.size());
+  buffer.consume(buffer.size());
+  return bytes;
+}
+
+// Puts bytes read already (by a stream's watch, or before a connection changed hands) back in the
+// read buffer, after what it holds.
+inline void put_buffered(boost::beast::flat_buffer& buffer, std::string_view bytes) {
+  if (bytes.empty()) return;
+  buffer.commit(boost::asio::buffer_copy(buffer.prepare(bytes.size()), boost::asio::buffer(bytes)));
 }
 
 // The fields of a request's header, counted: after the body, more means trailer fields.

@@ -109,4 +109,12 @@ struct open_connection {
   std::string read;
 };
 
+// Ends a connection between requests: nothing more is sent, and what was written is delivered
+// before the close.
+inline void end_connection(boost::asio::ip::tcp::socket& socket) {
+  boost::system::error_code ignored;
+  socket.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+  socket.close(ignored);
+}
+
 }  // namespace elicit::detail::http
