@@ -16,6 +16,8 @@ needs them) and runs one attack; every check runs, then the test fails if any di
   - a client that never reads a 3.9 MiB question holds it no longer than the write timeout;
   - leave detection: a client that reads its question, sends one byte more and closes frees its
     waiting slot at once, not after the answer timeout;
+  - pipelined bytes: 60 KiB sent on each of 512 waiting streams' connections are not kept
+    beyond what the waiting budget counts a question at;
   - descriptors: with an open-file limit of 256, one address holding idle keep-alive connections
     cannot take every descriptor: another address is served, and the refusals are logged a
     line a second at most;
@@ -250,6 +252,40 @@ def test_pipelined_byte_leave():
         server.stop()
 
 
+def test_pipelined_hoard():
+    """Bytes a client sends on its waiting streams' connections (a "pipelined" next request that
+    cannot be served until the stream ends) are not a store outside the waiting budget: 512
+    waiting streams of one client, 60 KiB sent on each, grow the server by less than the
+    16 KiB a waiting question is counted at."""
+    server = Server({"ELICIT_ANSWER_TIMEOUT_SECONDS": "60"}, name="budget-pipelined")
+    port = server.port
+    streams = []
+    try:
+        for _ in range(64):  # 8 a session (ELICIT_MAX_WAITING_PER_SESSION), 512 for the client
+            sid, _ = initialize(port)
+            for i in range(8):
+                s = Stream(port, sid, i)
+                streams.append(s)
+                check(is_question(s.next_message()), "a question waits") if len(streams) == 1 else None
+        time.sleep(0.5)
+        before = rss_kib(server.process.pid)
+        hoard = b"POST /mcp HTTP/1.1\r\nX-Pad: " + b"p" * (60 * 1024)
+        for s in streams:
+            try:
+                s.conn.sock.sendall(hoard)
+            except OSError:  # the server closed it: what it does not keep
+                pass
+        time.sleep(1.0)
+        grown = rss_kib(server.process.pid) - before
+        check(grown < 512 * 16 or not MEMORY_CHECKS,
+              f"60 KiB sent on each of 512 waiting streams grew the server by {grown >> 10} MiB "
+              f"(at most 8 MiB: 16 KiB each{'' if MEMORY_CHECKS else '; not checked in this build'})")
+    finally:
+        for s in streams:
+            s.close()
+        server.stop()
+
+
 # ---- descriptors ----------------------------------------------------------------------------------
 
 def responses_within(socks, seconds):
@@ -350,7 +386,7 @@ def test_behind_a_proxy():
 
 
 def main():
-    attacks.run_checks([test_cpu_per_body, test_replay_store, test_waiting_bytes, test_slow_reader, test_pipelined_byte_leave, test_descriptors, test_behind_a_proxy])
+    attacks.run_checks([test_cpu_per_body, test_replay_store, test_waiting_bytes, test_slow_reader, test_pipelined_byte_leave, test_pipelined_hoard, test_descriptors, test_behind_a_proxy])
 
 
 if __name__ == "__main__":

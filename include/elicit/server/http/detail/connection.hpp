@@ -107,13 +107,15 @@ inline boost::asio::awaitable<std::optional<bool>> stream_call(shared_state& sta
                                                                boost::beast::flat_buffer& buffer,
                                                                counted_connection& counted, routed& r, unsigned version,
                                                                bool persistent) {
-  const std::shared_ptr<call_in_flight> flight =
-      state.sessions.begin_call(r.s, r.push->id(), r.request_bytes, stream.get_executor());
+  begun_call begun = state.sessions.begin_call(r.s, r.push->id(), r.request_bytes, stream.get_executor());
   r.s.reset();
-  if (!flight) {
-    response res = json_response(
-        version, 200,
-        rpc_error(-32600, "Invalid Request: a call with this id is in flight already").response(r.push->id()));
+  const std::shared_ptr<call_in_flight> flight = std::move(begun.call);
+  if (!flight) {  // as routes answers a request of an unknown session, or a second call with an id
+    response res = begun.session_gone
+                       ? json_response(version, 404, rpc_error(-32001, "Session not found").response(r.push->id()))
+                       : json_response(version, 200,
+                                       rpc_error(-32600, "Invalid Request: a call with this id is in flight already")
+                                           .response(r.push->id()));
     r.push.reset();
     co_return !co_await write_response(stream, std::move(res), persistent, state.options) && persistent;
   }

@@ -64,6 +64,7 @@ class session {
   friend class session_table;
   std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
   long long next_question = 1;  // our request ids: per session, so no session can guess another's
+  bool closed = false;          // deleted or expired: a call that found it before may not start in it
   std::size_t waiting = 0;      // questions of this session waiting for an answer
   std::map<std::string, std::shared_ptr<call_in_flight>> calls;    // by the client's request id (its JSON text)
   std::map<long long, std::shared_ptr<call_in_flight>> questions;  // by our question's id
@@ -88,6 +89,13 @@ struct call_in_flight {
   std::optional<json> answer;         // the client's whole response to the question we asked
 };
 
+// What came of begin_call: the call registered, or nothing and why.
+struct begun_call {
+  std::shared_ptr<call_in_flight> call;
+  bool session_gone = false;  // refused because the session was deleted (or expired) after it was
+                              // found; else because a call with its request id is in flight already
+};
+
 // What came of initialize: a session, or the HTTP status and words of the refusal.
 struct opened {
   std::shared_ptr<session> s;
@@ -98,6 +106,12 @@ struct opened {
 class session_table {
  public:
   explicit session_table(const http_options& limits) : limits_(limits) {}
+  session_table(const session_table&) = delete;
+  session_table& operator=(const session_table&) = delete;
+  // Frees every session, whatever calls it still has (they and it hold each other).
+  ~session_table() {
+    while (!sessions_.empty()) erase(sessions_.begin());
+  }
 
   // A new session for `client`, or the refusal: the table full (503), the client's share of it
   // taken (429), or the client opening sessions faster than http_options::session_rate (429).
@@ -108,10 +122,11 @@ class session_table {
   // Deletes the session and cancels its calls in flight. False when there was none.
   bool close(std::string_view id);
 
-  // Registers a call as in flight, its coroutine on `executor`; nullptr when that request id
-  // already is, in that session.
-  std::shared_ptr<call_in_flight> begin_call(const std::shared_ptr<session>& s, const json& request_id,
-                                             std::size_t request_bytes, const boost::asio::any_io_executor& executor);
+  // Registers a call as in flight, its stream on `executor`; refused when that request id already
+  // is, in that session, or when the session was deleted since it was found (a DELETE on another
+  // connection: a call registered then would never be cancelled, nor its question answered).
+  begun_call begin_call(const std::shared_ptr<session>& s, const json& request_id, std::size_t request_bytes,
+                        const boost::asio::any_io_executor& executor);
   void end_call(call_in_flight& call);
   // notifications/cancelled: cancels the call with that request id, if it is in flight.
   void cancel(session& s, const json& request_id);
@@ -161,6 +176,12 @@ inline bool session_table::expired(const session& s, std::chrono::steady_clock::
 inline void session_table::erase(std::map<std::string, std::shared_ptr<session>, std::less<>>::iterator it) {
   const auto usage = clients_.find(it->second->client);
   if (usage != clients_.end() && usage->second.sessions > 0) --usage->second.sessions;
+  // A call and its session hold each other (call_in_flight::owner, session::calls and
+  // ::questions): the maps are cleared here so that each is freed when the last stream lets go.
+  session& s = *it->second;
+  s.closed = true;
+  s.calls.clear();
+  s.questions.clear();
   sessions_.erase(it);
 }
 
@@ -247,13 +268,13 @@ inline bool session_table::close(std::string_view id) {
   return true;
 }
 
-inline std::shared_ptr<call_in_flight> session_table::begin_call(const std::shared_ptr<session>& s,
-                                                                 const json& request_id, std::size_t request_bytes,
-                                                                 const boost::asio::any_io_executor& executor) {
+inline begun_call session_table::begin_call(const std::shared_ptr<session>& s, const json& request_id,
+                                            std::size_t request_bytes, const boost::asio::any_io_executor& executor) {
   auto call = std::make_shared<call_in_flight>(s, request_id.dump(), request_bytes, executor);
   std::lock_guard lock(mutex_);
-  if (!s->calls.emplace(call->request_key, call).second) return nullptr;
-  return call;
+  if (s->closed) return {nullptr, true};
+  if (!s->calls.emplace(call->request_key, call).second) return {};
+  return {std::move(call)};
 }
 
 inline void session_table::end_call(call_in_flight& call) {
