@@ -203,7 +203,11 @@ def main():
     # Every simulated client comes from 127.0.0.1, so the sample's per-address rate limit on new
     # sessions (2,000 a second by default, there against one client opening sessions in a loop)
     # would cap the whole run: it is lifted for the sample; every other limit stays as shipped.
-    sample_env = dict(env, ELICIT_SESSION_RATE="1000000", ELICIT_SESSION_BURST="1000000")
+    # Likewise its in-memory replay store, which remembers 100,000 opened states for their 15
+    # minutes (about 110 retries a second, sustained): 2026-07-28 at 10,000 a second fills it in
+    # ten seconds, after which it refuses states (fails closed).
+    sample_env = dict(env, ELICIT_SESSION_RATE="1000000", ELICIT_SESSION_BURST="1000000",
+                      ELICIT_REPLAY_CAPACITY="10000000")
     # ts_server.mjs is copied next to node_modules: ESM resolves packages from the module's folder.
     ts_copy = os.path.join(os.path.abspath(args.modules), "ts_server.mjs")
     with open(args.ts_server) as src, open(ts_copy, "w") as dst:

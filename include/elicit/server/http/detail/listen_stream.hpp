@@ -80,7 +80,7 @@ inline boost::asio::awaitable<bool> stream_listen(shared_state& state, stream_ty
   const auto watch = std::make_shared<listen_watch>();
   watch->pipelined = take_buffered(buffer);
   boost::asio::ip::tcp::socket& socket = stream.socket();
-  // The timer and the watch's handler share the connection's strand: a leave cancels the wait.
+  // The timer and the watch's handler share the connection's loop (one thread): a leave cancels the wait.
   watch_listen(socket, watch, tick);
   struct watch_end {
     listen_watch& watch;

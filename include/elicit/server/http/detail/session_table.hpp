@@ -71,7 +71,8 @@ class session {
 };
 
 // One tools/call or prompts/get of a session, from its start to its response. Its stream runs on
-// `executor` (the connection's strand): another connection that answers or cancels posts there.
+// `executor` (the connection's event loop, one thread): another connection that answers or
+// cancels, on any thread, posts there.
 struct call_in_flight {
   call_in_flight(std::shared_ptr<session> s, std::string key, std::size_t request,
                  const boost::asio::any_io_executor& ex)
