@@ -16,8 +16,13 @@
 #include <boost/beast/http.hpp>
 
 #include <catch2/catch.hpp>
+#include <poll.h>
+#include <sys/socket.h>
 
+#include <array>
+#include <cerrno>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -30,17 +35,18 @@ namespace http = boost::beast::http;
 using nlohmann::json;
 using server_fixture::served;
 
-// A server on a free port, run on a thread of its own until the test ends.
+// A server on a free port, run until the test ends: on one thread of its own, or `threads`.
 struct running {
-  explicit running(const elicit::dispatcher& d, elicit::http_options options = {}) : http(d, with_one_thread(options)) {
+  explicit running(const elicit::dispatcher& d, elicit::http_options options = {}, std::size_t threads = 1)
+      : http(d, with_threads(options, threads)) {
     thread = std::thread([this] { http.run(); });
   }
   ~running() {
     http.stop();
     thread.join();
   }
-  static elicit::http_options with_one_thread(elicit::http_options o) {
-    o.threads = 1;
+  static elicit::http_options with_threads(elicit::http_options o, std::size_t threads) {
+    o.threads = threads;
     return o;
   }
   elicit::http_server http;
@@ -360,6 +366,69 @@ TEST_CASE("http_server: an HTTP version other than 1.0 and 1.1 is refused, and a
   CHECK((res.result_int() == 400 || res.result_int() == 505));  // Beast's parser, or the header check
   CHECK(res.body().find("version") != std::string::npos);
   CHECK(res.version() == 11);
+}
+
+}  // namespace unit_server_http_server
+
+namespace unit_server_http_server {
+
+namespace {
+
+// Whether the server closed `c`'s connection within `limit` (what it still sends is skipped).
+bool closed_within(client& c, std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  pollfd watch{c.stream.socket().native_handle(), POLLIN, 0};
+  for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
+    if (::poll(&watch, 1, static_cast<int>(left.count())) <= 0) continue;
+    std::array<char, 4096> bytes{};
+    const ssize_t n = ::recv(watch.fd, bytes.data(), bytes.size(), MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("http_server on three threads: an answer wakes its stream on another thread, and stop() ends it") {
+  // Connections are dealt to the threads' event loops in turn: the session's connection and each
+  // call's stream are on different loops, so every answer wakes a stream on another thread.
+  served s;
+  auto r = std::make_unique<running>(s.server, elicit::http_options{}, 3);
+  REQUIRE(r->http.threads() == 3);
+  client c(r->http.port());
+  const std::string session = open_session(c);
+  for (int call = 0; call < 6; ++call) {
+    client stream(r->http.port());
+    stream.send({{"jsonrpc", "2.0"}, {"id", call}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
+                {{"Mcp-Session-Id", session}});
+    http::response_parser<http::string_body> parser;
+    const json question = read_events(stream, parser, 1).at(0);
+    REQUIRE(question["method"] == "elicitation/create");
+    auto answered = c.post({{"jsonrpc", "2.0"},
+                            {"id", question["id"]},
+                            {"result", {{"action", "accept"}, {"content", {{"guests", call + 1}}}}}},
+                           {{"Mcp-Session-Id", session}});
+    CHECK(answered.result_int() == 202);
+    const auto events = read_events(stream, parser, 2);
+    REQUIRE(events.size() == 2);
+    CHECK(events[1]["result"]["content"][0]["text"] == "Reserved for " + std::to_string(call + 1) + " at Chez Elicit.");
+  }
+  // Questions still waiting on two loops when the server stops: run() returns, and the server
+  // is destroyed with them (every loop's handlers before any loop's services).
+  client one(r->http.port());
+  client two(r->http.port());
+  http::response_parser<http::string_body> p1;
+  http::response_parser<http::string_body> p2;
+  one.send({{"jsonrpc", "2.0"}, {"id", "w1"}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
+           {{"Mcp-Session-Id", session}});
+  two.send({{"jsonrpc", "2.0"}, {"id", "w2"}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
+           {{"Mcp-Session-Id", session}});
+  CHECK(read_events(one, p1, 1).size() == 1);
+  CHECK(read_events(two, p2, 1).size() == 1);
+  r.reset();  // stop(), join run(), destroy
+  CHECK(closed_within(one, std::chrono::seconds(5)));
+  CHECK(closed_within(two, std::chrono::seconds(5)));
 }
 
 }  // namespace unit_server_http_server
