@@ -16,8 +16,8 @@ needs them) and runs one attack; every check runs, then the test fails if any di
   - a client that never reads a 3.9 MiB question holds it no longer than the write timeout;
   - leave detection: a client that reads its question, sends one byte more and closes frees its
     waiting slot at once, not after the answer timeout;
-  - pipelined bytes: 60 KiB sent on each of 512 waiting streams' connections are not kept
-    beyond what the waiting budget counts a question at;
+  - pipelined bytes: 60 KiB sent on each of 512 waiting streams' connections, after the question
+    or in the request's own write, are not kept beyond what the waiting budget counts a question at;
   - descriptors: with an open-file limit of 256, one address holding idle keep-alive connections
     cannot take every descriptor: another address is served, and the refusals are logged a
     line a second at most;
@@ -286,6 +286,60 @@ def test_pipelined_hoard():
         server.stop()
 
 
+def hoarding_call(port, sid, request_id, junk):
+    """In one write: a ping with a chunked body (for which the server makes room to read 64 KiB at
+    once), a tools/call, and `junk`: the call's stream begins with what that read took past it.
+    Its socket once the question came, or None."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    headers = [("Host", f"127.0.0.1:{port}"), ("Content-Type", "application/json"), ("Accept", ACCEPT),
+               *session_headers(sid).items()]
+    ping = json.dumps({"jsonrpc": "2.0", "id": f"p{request_id}", "method": "ping", "params": {"_": "x" * 2048}}).encode()
+    chunked = f"{len(ping):x}\r\n".encode() + ping + b"\r\n0\r\n\r\n"
+    call = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                       "params": {"name": "test_elicitation", "arguments": {}}}).encode()
+    sock.sendall(attacks.raw_request("POST", headers + [("Transfer-Encoding", "chunked")], chunked) +
+                 attacks.raw_request("POST", headers + [("Content-Length", str(len(call)))], call) + junk)
+    sock.settimeout(10)
+    seen = b""
+    try:
+        while b"elicitation/create" not in seen:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            seen += chunk
+    except OSError:
+        pass
+    return sock if b"elicitation/create" in seen else None
+
+
+def test_pipelined_with_request():
+    """The same hoard sent in the request's own write: what the server read past the request
+    before its stream began is bounded as what it reads after (512 streams, 60 KiB each)."""
+    server = Server({"ELICIT_ANSWER_TIMEOUT_SECONDS": "60"}, name="budget-pipelined-with")
+    port = server.port
+    socks = []
+    try:
+        junk = b"POST /mcp HTTP/1.1\r\nX-Pad: " + b"p" * (60 * 1024)
+        before = rss_kib(server.process.pid)
+        waiting = 0
+        for _ in range(64):
+            sid, _ = initialize(port)
+            for i in range(8):
+                sock = hoarding_call(port, sid, i, junk)
+                waiting += sock is not None
+                socks.append(sock)
+        time.sleep(0.5)
+        grown = rss_kib(server.process.pid) - before
+        check(grown < 512 * 16 or not MEMORY_CHECKS,
+              f"512 calls sent with 60 KiB more in their write ({waiting} questions waiting) grew the server by "
+              f"{grown >> 10} MiB (at most 8 MiB: 16 KiB each{'' if MEMORY_CHECKS else '; not checked in this build'})")
+    finally:
+        for sock in socks:
+            if sock is not None:
+                sock.close()
+        server.stop()
+
+
 # ---- descriptors ----------------------------------------------------------------------------------
 
 def responses_within(socks, seconds):
@@ -386,7 +440,7 @@ def test_behind_a_proxy():
 
 
 def main():
-    attacks.run_checks([test_cpu_per_body, test_replay_store, test_waiting_bytes, test_slow_reader, test_pipelined_byte_leave, test_pipelined_hoard, test_descriptors, test_behind_a_proxy])
+    attacks.run_checks([test_cpu_per_body, test_replay_store, test_waiting_bytes, test_slow_reader, test_pipelined_byte_leave, test_pipelined_hoard, test_pipelined_with_request, test_descriptors, test_behind_a_proxy])
 
 
 if __name__ == "__main__":

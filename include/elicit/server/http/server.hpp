@@ -53,9 +53,10 @@ namespace elicit {
 namespace detail::http {
 
 // The connections this process can hold: its open-file limit, raised to the hard limit, less a
-// reserve for the other files it opens (the listener, key files, Redis, the standard streams).
-inline std::size_t connections_the_process_can_hold(std::size_t wanted) {
-  constexpr rlim_t reserve = 64;
+// reserve for the other files it opens (the listener, key files, Redis, the standard streams)
+// and its `loops` event loops' own (an epoll, an eventfd and a timerfd each).
+inline std::size_t connections_the_process_can_hold(std::size_t wanted, std::size_t loops) {
+  const rlim_t reserve = 64 + 3 * static_cast<rlim_t>(loops);
   rlimit files{};
   if (::getrlimit(RLIMIT_NOFILE, &files) != 0) return wanted;
   if (files.rlim_cur < files.rlim_max) {
@@ -160,10 +161,7 @@ class http_server {
   // The port it listens on.
   [[nodiscard]] unsigned short port() const { return acceptor_.local_endpoint().port(); }
   // How many threads run() serves on: http_options::threads, or the core count.
-  [[nodiscard]] std::size_t threads() const {
-    return state_->options.threads != 0 ? state_->options.threads
-                                        : std::max<std::size_t>(1, std::thread::hardware_concurrency());
-  }
+  [[nodiscard]] std::size_t threads() const { return loops_for(state_->options); }
 
   // Serves until stop(), on threads() threads (this one among them), each running an io_context
   // of its own, the connections dealt to them in turn. Throws what a thread's handler throws
@@ -194,14 +192,17 @@ class http_server {
   http_options fitted(http_options options) {
     wanted_connections_ = options.max_connections;
     const std::size_t any = std::size_t{1} << 20;  // 0: what the open-file limit allows
-    options.max_connections =
-        detail::http::connections_the_process_can_hold(options.max_connections != 0 ? options.max_connections : any);
+    options.max_connections = detail::http::connections_the_process_can_hold(
+        options.max_connections != 0 ? options.max_connections : any, loops_for(options));
     if (options.max_connections_per_client == 0)
       options.max_connections_per_client = std::max<std::size_t>(1, options.max_connections / 8);
     options.max_connections_per_client = std::min(options.max_connections_per_client, options.max_connections);
     return options;
   }
 
+  static std::size_t loops_for(const http_options& options) {
+    return options.threads != 0 ? options.threads : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  }
   using work_guard = boost::asio::executor_work_guard<boost::asio::io_context::executor_type>;
   // One loop a thread of run().
   static std::vector<std::unique_ptr<detail::http::event_loop>> new_loops(std::size_t n) {

@@ -120,7 +120,8 @@ inline boost::asio::awaitable<std::optional<bool>> stream_call(shared_state& sta
     co_return !co_await write_response(stream, std::move(res), persistent, state.options) && persistent;
   }
   try {
-    open_connection c{stream.release_socket(), std::move(counted), take_buffered(buffer)};  // a pipelined start
+    std::string pipelined = pipelined_start(buffer, persistent);
+    open_connection c{stream.release_socket(), std::move(counted), std::move(pipelined)};
     pushed_call call = std::move(*r.push);
     r.push.reset();
     call_stream<next_request>::start(state, std::move(c), flight, std::move(call), version, persistent);

@@ -78,7 +78,7 @@ inline boost::asio::awaitable<bool> stream_listen(shared_state& state, stream_ty
   const http_options& options = state.options;
   boost::asio::steady_timer tick(co_await boost::asio::this_coro::executor);
   const auto watch = std::make_shared<listen_watch>();
-  watch->pipelined = take_buffered(buffer);
+  watch->pipelined = pipelined_start(buffer, persistent);
   boost::asio::ip::tcp::socket& socket = stream.socket();
   // The timer and the watch's handler share the connection's loop (one thread): a leave cancels the wait.
   watch_listen(socket, watch, tick);

@@ -9,6 +9,7 @@
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/message.hpp>
 #include <sys/socket.h>
@@ -77,6 +78,16 @@ enum class after_read {
 // the 64 KiB of a read, 512 waiting streams of one client held 34 MiB beyond the waiting budget,
 // which counts a question at http_options::bytes_per_waiting; this is within it.)
 inline constexpr std::size_t pipelined_limit = std::size_t{8} * 1024;
+
+// What a stream starts with of its client's next request: the bytes read past the request that
+// opened it (sent in the same write), up to pipelined_limit. More are dropped, and the connection
+// ends with the stream (`persistent` false): none of them is read as a request.
+inline std::string pipelined_start(boost::beast::flat_buffer& buffer, bool& persistent) {
+  if (buffer.size() <= pipelined_limit) return take_buffered(buffer);
+  buffer.consume(buffer.size());
+  persistent = false;
+  return {};
+}
 
 // Reads what the client sent while its stream is open, without blocking: a pipelined next
 // request's bytes go to `pipelined` (the connection's read buffer when the stream ends), up to
