@@ -92,12 +92,16 @@ inline bool admitted(shared_state& state, const std::string& peer) {
 // An io_context run by one thread: a connection lives on one loop and its handlers never run at
 // once, with no strand. (One io_context run by every thread, each connection on a strand: two
 // threads served a 2025-11-25 round trip in 0.23 ms of CPU where one thread took 0.16 ms: the
-// strands' locks and the threads waking each other.) shut_down() destroys what waits on it, so
-// that every loop's handlers are gone before any loop's services are.
+// strands' locks and the threads waking each other.) Its run() goes on until stop(), with or
+// without connections (its work guard). shut_down() destroys what waits on it, so that every
+// loop's handlers are gone before any loop's services are.
 class event_loop : public boost::asio::io_context {
  public:
   event_loop() : boost::asio::io_context(1) {}
   void shut_down() { shutdown(); }
+
+ private:
+  boost::asio::executor_work_guard<executor_type> busy_{get_executor()};
 };
 
 // Accepts connections until the acceptor closes, each on the next of `loops` in turn.
@@ -135,7 +139,7 @@ class http_server {
   // Throws std::runtime_error when it cannot listen there.
   http_server(const dispatcher& server, http_options options = {})
       : state_(std::make_unique<detail::http::shared_state>(server, fitted(std::move(options)))),
-        loops_(new_loops(threads())),
+        loops_(new_loops(loops_for(state_->options))),
         acceptor_(*loops_.front()) {
     const boost::asio::ip::tcp::endpoint where(boost::asio::ip::make_address("127.0.0.1"), state_->options.port);
     boost::system::error_code ec;
@@ -161,7 +165,7 @@ class http_server {
   // The port it listens on.
   [[nodiscard]] unsigned short port() const { return acceptor_.local_endpoint().port(); }
   // How many threads run() serves on: http_options::threads, or the core count.
-  [[nodiscard]] std::size_t threads() const { return loops_for(state_->options); }
+  [[nodiscard]] std::size_t threads() const { return loops_.size(); }
 
   // Serves until stop(), on threads() threads (this one among them), each running an io_context
   // of its own, the connections dealt to them in turn. Throws what a thread's handler throws
@@ -200,10 +204,10 @@ class http_server {
     return options;
   }
 
+  // The loops (threads) run() serves on: http_options::threads, or the core count.
   static std::size_t loops_for(const http_options& options) {
     return options.threads != 0 ? options.threads : std::max<std::size_t>(1, std::thread::hardware_concurrency());
   }
-  using work_guard = boost::asio::executor_work_guard<boost::asio::io_context::executor_type>;
   // One loop a thread of run().
   static std::vector<std::unique_ptr<detail::http::event_loop>> new_loops(std::size_t n) {
     std::vector<std::unique_ptr<detail::http::event_loop>> loops;
@@ -211,18 +215,10 @@ class http_server {
     for (std::size_t i = 0; i < n; ++i) loops.push_back(std::make_unique<detail::http::event_loop>());
     return loops;
   }
-  // What keeps each loop's run() going until stop(), even with no connection on it yet.
-  static std::vector<work_guard> kept_busy(const std::vector<std::unique_ptr<detail::http::event_loop>>& loops) {
-    std::vector<work_guard> guards;
-    guards.reserve(loops.size());
-    for (const auto& loop : loops) guards.emplace_back(loop->get_executor());
-    return guards;
-  }
 
   std::size_t wanted_connections_ = 0;
   std::unique_ptr<detail::http::shared_state> state_;
   std::vector<std::unique_ptr<detail::http::event_loop>> loops_;
-  std::vector<work_guard> busy_ = kept_busy(loops_);
   boost::asio::ip::tcp::acceptor acceptor_;
 };
 

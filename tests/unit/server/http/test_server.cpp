@@ -112,6 +112,11 @@ json initialize_request() {
             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
 }
 
+// A 2025-11-25 tools/call of the fixture's `reserve` (or of `params`), its id `id`.
+json call_2025(const json& id, json params = {{"name", "reserve"}}) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", std::move(params)}};
+}
+
 // The data of the SSE events in a stream's body read so far, each a JSON-RPC message.
 std::vector<json> events_of(const std::string& body) {
   std::vector<json> out;
@@ -172,8 +177,7 @@ TEST_CASE("http_server: a 2025-11-25 session gets the question on the call's str
   CHECK(json::parse(opened.body())["result"]["protocolVersion"] == "2025-11-25");
 
   client stream(r.http.port());
-  stream.send({{"jsonrpc", "2.0"}, {"id", "call-1"}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
-              {{"Mcp-Session-Id", session}});
+  stream.send(call_2025("call-1"), {{"Mcp-Session-Id", session}});
   http::response_parser<http::string_body> parser;
   http::read_header(stream.stream, stream.buffer, parser);
   CHECK(parser.get()[http::field::content_type] == "text/event-stream");
@@ -226,8 +230,7 @@ TEST_CASE("http_server: a question unanswered within the answer timeout is withd
   client c(r.http.port());
   const std::string session = open_session(c);
   client stream(r.http.port());
-  stream.send({{"jsonrpc", "2.0"}, {"id", "call-1"}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
-              {{"Mcp-Session-Id", session}});
+  stream.send(call_2025("call-1"), {{"Mcp-Session-Id", session}});
   http::response_parser<http::string_body> parser;
   http::read_header(stream.stream, stream.buffer, parser);
   const auto asked = std::chrono::steady_clock::now();
@@ -262,10 +265,7 @@ TEST_CASE(
   client c(r.http.port());
   const std::string session = open_session(c);
   client stream(r.http.port());
-  stream.send({{"jsonrpc", "2.0"},
-               {"id", 9},
-               {"method", "tools/call"},
-               {"params", {{"name", "reserve"}, {"_meta", {{"progressToken", "p-9"}}}}}},
+  stream.send(call_2025(9, {{"name", "reserve"}, {"_meta", {{"progressToken", "p-9"}}}}),
               {{"Mcp-Session-Id", session}});
   http::response_parser<http::string_body> parser;
   http::read_header(stream.stream, stream.buffer, parser);
@@ -400,8 +400,7 @@ TEST_CASE("http_server on three threads: an answer wakes its stream on another t
   const std::string session = open_session(c);
   for (int call = 0; call < 6; ++call) {
     client stream(r->http.port());
-    stream.send({{"jsonrpc", "2.0"}, {"id", call}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
-                {{"Mcp-Session-Id", session}});
+    stream.send(call_2025(call), {{"Mcp-Session-Id", session}});
     http::response_parser<http::string_body> parser;
     const json question = read_events(stream, parser, 1).at(0);
     REQUIRE(question["method"] == "elicitation/create");
@@ -420,10 +419,8 @@ TEST_CASE("http_server on three threads: an answer wakes its stream on another t
   client two(r->http.port());
   http::response_parser<http::string_body> p1;
   http::response_parser<http::string_body> p2;
-  one.send({{"jsonrpc", "2.0"}, {"id", "w1"}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
-           {{"Mcp-Session-Id", session}});
-  two.send({{"jsonrpc", "2.0"}, {"id", "w2"}, {"method", "tools/call"}, {"params", {{"name", "reserve"}}}},
-           {{"Mcp-Session-Id", session}});
+  one.send(call_2025("w1"), {{"Mcp-Session-Id", session}});
+  two.send(call_2025("w2"), {{"Mcp-Session-Id", session}});
   CHECK(read_events(one, p1, 1).size() == 1);
   CHECK(read_events(two, p2, 1).size() == 1);
   r.reset();  // stop(), join run(), destroy

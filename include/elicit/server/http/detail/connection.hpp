@@ -112,7 +112,7 @@ inline boost::asio::awaitable<std::optional<bool>> stream_call(shared_state& sta
   const std::shared_ptr<call_in_flight> flight = std::move(begun.call);
   if (!flight) {  // as routes answers a request of an unknown session, or a second call with an id
     response res = begun.session_gone
-                       ? json_response(version, 404, rpc_error(-32001, "Session not found").response(r.push->id()))
+                       ? json_response(version, 404, session_not_found(r.push->id()))
                        : json_response(version, 200,
                                        rpc_error(-32600, "Invalid Request: a call with this id is in flight already")
                                            .response(r.push->id()));

@@ -60,6 +60,12 @@ inline nlohmann::ordered_json transport_error(int code, const std::string& messa
   return {{"jsonrpc", "2.0"}, {"error", {{"code", code}, {"message", message}}}};
 }
 
+// The answer to a request of a 2025-11-25 session this server does not hold (never opened,
+// expired, or deleted, even while the request was on its way): 404 with this error.
+inline nlohmann::ordered_json session_not_found(const nlohmann::json& id) {
+  return rpc_error(-32001, "Session not found").response(id);
+}
+
 // What the transport does with one request: answer it (`res`; `close`: then close the
 // connection, a refusal), stream a 2025-11-25 call (`push`, of session `s`), answer a 2026-07-28
 // request off the connection's thread (`later`, when http_options::blocking is set), or keep a
@@ -309,7 +315,7 @@ class routes {
     if (!session_id)
       return reply(req, 400, error(id, -32600, "Bad Request: send one Mcp-Session-Id header (from initialize)"));
     std::shared_ptr<session> s = state_.sessions.find(*session_id);
-    if (!s) return reply(req, 404, error(id, -32001, "Session not found"));
+    if (!s) return reply(req, 404, session_not_found(id));
     client_session declared = s->client_state;  // a copy: what a request changes of it is not kept
     dispatched d = state_.server.handle(message, declared, principal_of(state_, req));
     switch (d.what) {
